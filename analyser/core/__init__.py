@@ -1,0 +1,1 @@
+"""Game-agnostic machinery: cards, random streams, policies, the registry, the runner."""

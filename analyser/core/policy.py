@@ -1,0 +1,122 @@
+"""Policies as users name them: specs, parameters and the ``name:p=v,...`` syntax.
+
+A PolicySpec pairs a compiled ``@njit`` decision function with named
+parameters; a SeatPolicy is a spec with values chosen for one seat. The engine
+only ever sees the function and a float64 row of parameter values, so one
+compiled policy can be swept over its parameters without recompiling.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyser.core.errors import UserError, choices
+
+MAX_PARAMS = 8
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    default: float
+    description: str = ""
+    low: float | None = None
+    high: float | None = None
+    integer: bool = False
+
+    def check(self, value: float, policy: str) -> float:
+        if self.integer and value != int(value):
+            raise UserError(f"parameter {policy}:{self.name} takes a whole number, not {value:g}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise UserError(f"parameter {policy}:{self.name}={value:g} is out of range "
+                            f"{self.low:g}..{self.high:g}")
+        return float(value)
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A named policy: its numba function, a one-line description, its parameters."""
+
+    name: str
+    fn: object
+    description: str = ""
+    params: tuple[ParamSpec, ...] = ()
+
+    def __post_init__(self):
+        if len(self.params) > MAX_PARAMS:
+            raise ValueError(f"a policy takes at most {MAX_PARAMS} parameters")
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: float(p.default) for p in self.params}
+
+    def bind(self, **values: float) -> "SeatPolicy":
+        """This policy with some parameters set; the rest keep their defaults."""
+        known = {p.name: p for p in self.params}
+        chosen = self.defaults()
+        for key, value in values.items():
+            if key not in known:
+                raise UserError(f"unknown parameter '{key}' for policy '{self.name}'; "
+                                f"valid: {choices(known) or '(none)'}")
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise UserError(f"parameter {self.name}:{key} must be a number, not '{value}'") from None
+            chosen[key] = known[key].check(number, self.name)
+        return SeatPolicy(self, chosen)
+
+
+@dataclass(frozen=True)
+class SeatPolicy:
+    spec: PolicySpec
+    values: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def label(self) -> str:
+        """``name`` or ``name:p=v,...`` listing only values that differ from the defaults."""
+        changed = [f"{k}={_fmt(v)}" for k, v in self.values.items() if v != self.spec.defaults()[k]]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def row(self) -> np.ndarray:
+        out = np.zeros(MAX_PARAMS)
+        for i, p in enumerate(self.spec.params):
+            out[i] = self.values[p.name]
+        return out
+
+    def to_dict(self) -> dict:
+        return {"policy": self.name, "params": dict(self.values)}
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
+    """Parse ``name`` or ``name:param=value,param=value``."""
+    name, _, rest = text.strip().partition(":")
+    if name not in available:
+        raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
+    values = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise UserError(f"policy parameter '{item}' must look like name=value")
+        values[key.strip()] = value.strip()
+    return available[name].bind(**values)
+
+
+def as_seat_policy(item, available: dict[str, PolicySpec]) -> SeatPolicy:
+    """Accept a spec string, a PolicySpec, a SeatPolicy or a bare ``@njit`` function."""
+    if isinstance(item, SeatPolicy):
+        return item
+    if isinstance(item, PolicySpec):
+        return item.bind()
+    if isinstance(item, str):
+        return parse_spec(item, available)
+    if callable(item):
+        name = getattr(item, "__name__", "custom")
+        return PolicySpec(name, item, "user policy").bind()
+    raise UserError(f"a policy must be a name, a PolicySpec or an @njit function, not {type(item).__name__}")

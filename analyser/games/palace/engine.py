@@ -1,0 +1,81 @@
+"""The Palace simulation loop: many deals in parallel, one record per deal.
+
+``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+policies (see state.POLICY_T); importing this module loads it from the disk
+cache. ``play_deal_nb`` is the one place a deal is played, for simulation and
+for traces alike, so a trace is exactly the game the simulation played.
+"""
+import numba
+import numpy as np
+from numba import njit, prange, types
+
+from analyser.games.palace.constants import ACTION, ERROR, MAX_PLAYERS
+from analyser.games.palace.rules import new_game_nb, step_nb
+from analyser.games.palace.state import (
+    HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, RECORD_DTYPE,
+)
+
+RECORD_T = numba.from_dtype(RECORD_DTYPE)
+BLOCK = 64   # deals per parallel work item
+
+@njit(cache=True)
+def record_nb(rec, deal, pub, hid):
+    pb = pub[0]
+    hd = hid[0]
+    rec["deal"] = deal
+    rec["players"] = pb["players"]
+    rec["first"] = hd["first"]
+    rec["loser"] = -1
+    for s in range(MAX_PLAYERS):
+        rec["place"][s] = pb["place"][s]
+        rec["win"][s] = False
+        rec["picked_up"][s] = hd["picked_up"][s]
+        rec["pickups"][s] = hd["pickups"][s]
+        rec["voluntary"][s] = hd["voluntary"][s]
+        rec["burns"][s] = hd["burns"][s]
+    if not hd["aborted"]:
+        for s in range(pb["players"]):
+            if pb["place"][s] == pb["players"]:
+                rec["loser"] = s
+            else:
+                rec["win"][s] = True
+    rec["actions"] = hd["actions"]
+    rec["turns"] = hd["turns"]
+    rec["decisions"] = hd["decisions"]
+    rec["aborted"] = hd["aborted"]
+    rec["error"] = hd["error"]
+    rec["error_seat"] = hd["error_seat"]
+
+@njit(cache=True)
+def play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
+    new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
+    if hid[0]["error"] != ERROR.NONE:
+        return
+    while not step_nb(policies, params, settings, pub, priv, hid, legal, log):
+        pass
+
+@njit(cache=True)
+def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out):
+    pub = np.zeros(1, PUBLIC_DTYPE)
+    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
+    hid = np.zeros(1, HIDDEN_DTYPE)
+    legal = np.zeros(ACTION.N, np.bool_)
+    log = np.zeros(0, np.int32)
+    for i in range(lo, hi):
+        play_deal_nb(seed, first_deal + i, players, settings, policies, params, pub, priv, hid, legal, log)
+        record_nb(out[i], first_deal + i, pub, hid)
+
+SIMULATE_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+    types.float64[:, ::1], RECORD_T[::1],
+)
+
+@njit(SIMULATE_SIG, parallel=True, cache=True)
+def simulate_nb(seed, first_deal, players, settings, policies, params, out):
+    """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
+    n = out.size
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out)

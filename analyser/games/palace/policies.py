@@ -1,0 +1,190 @@
+"""Built-in Palace policies.
+
+A policy is an ``@njit`` function ``(pub, pv, legal, params) -> action`` with
+``POLICY_SIG``: ``pub`` is the public record, ``pv`` the deciding seat's own
+private record (its hand and its random stream), ``legal`` the legal-action
+mask and ``params`` the seat's parameter row, in the order of its ParamSpecs.
+It is only called when there is a choice. Ranks in parameters are written as
+on the cards: 2..10, J=11, Q=12, K=13, A=14.
+
+Swap rules (the ``swap`` parameter every policy has):
+  0 keep   - keep the deal as it is;
+  1 strong - face-up gets the strongest cards (10 > 2 > A > K > ... > 3),
+             the hand keeps the weak ones to shed early;
+  2 weak   - the opposite: strongest cards in hand, weakest face up;
+  3 random - after each exchange, stop with probability 1/2, else make a
+             uniformly random exchange.
+"""
+from numba import njit
+
+from analyser.core.policy import ParamSpec, PolicySpec
+from analyser.core.rng import below_nb
+from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
+from analyser.games.palace.rules import strength_nb
+from analyser.games.palace.state import POLICY_SIG
+
+SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def random_legal_nb(pv, legal):
+    """A uniformly random legal action, from the seat's own stream."""
+    n = 0
+    for a in range(legal.size):
+        if legal[a]:
+            n += 1
+    k = below_nb(pv["rng"], n)
+    for a in range(legal.size):
+        if legal[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def swap_nb(pub, pv, legal, rule):
+    """One swap decision under a swap rule (see the module docstring)."""
+    if rule == SWAP_RANDOM:
+        if below_nb(pv["rng"], 2) == 0:
+            return ACTION.SWAP_DONE
+        legal[ACTION.SWAP_DONE] = False
+        a = random_legal_nb(pv, legal)
+        legal[ACTION.SWAP_DONE] = True
+        return a
+    if rule != SWAP_STRONG and rule != SWAP_WEAK:
+        return ACTION.SWAP_DONE
+    sign = 1 if rule == SWAP_STRONG else -1
+    # the hand card that most wants to go face up, and the face-up card that least does
+    hand_rank, hand_key = -1, -100
+    for r in range(N_RANKS):
+        if pv["counts"][r] > 0 and sign * strength_nb(r) > hand_key:
+            hand_rank, hand_key = r, sign * strength_nb(r)
+    seat = pub["seat"]
+    slot, slot_key = -1, 100
+    for j in range(MAX_SLOTS):
+        c = pub["face_up"][seat, j]
+        if c >= 0 and sign * strength_nb(c >> 2) < slot_key:
+            slot, slot_key = j, sign * strength_nb(c >> 2)
+    if hand_rank >= 0 and slot >= 0 and hand_key > slot_key:
+        return ACTION.SWAP + hand_rank * MAX_SLOTS + slot
+    return ACTION.SWAP_DONE
+
+
+@njit(cache=True)
+def all_of_rank_nb(legal, r):
+    """PLAY of every legal copy of rank r."""
+    k = 0
+    while k < 4 and legal[r * 4 + k]:
+        k += 1
+    return r * 4 + k - 1
+
+
+@njit(cache=True)
+def is_special(r):
+    return r == RANK.TWO or r == RANK.TEN
+
+
+@njit(cache=True)
+def specials_held_nb(pub, pv):
+    """2s and 10s in the seat's current source."""
+    if pub["source"] == SOURCE.HAND:
+        return pv["counts"][RANK.TWO] + pv["counts"][RANK.TEN]
+    n = 0
+    for j in range(MAX_SLOTS):
+        c = pub["face_up"][pub["seat"], j]
+        if c >= 0 and is_special(c >> 2):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def lowest_legal_nb(legal, skip_specials):
+    for r in range(N_RANKS):
+        if legal[r * 4] and not (skip_specials and is_special(r)):
+            return r
+    return -1
+
+
+@njit(cache=True)
+def saver_play_nb(pub, pv, legal, keep, burn_at):
+    """Lowest legal rank, all copies, holding back up to ``keep`` specials;
+    when only specials are legal, one 2, or one 10 once the pile has ``burn_at`` cards."""
+    hoard = specials_held_nb(pub, pv) <= keep
+    r = lowest_legal_nb(legal, hoard)
+    if r >= 0:
+        return all_of_rank_nb(legal, r)
+    two, ten = legal[RANK.TWO * 4], legal[RANK.TEN * 4]
+    if ten and (pub["pile_len"] >= burn_at or not two):
+        return RANK.TEN * 4
+    if two:
+        return RANK.TWO * 4
+    return ACTION.PICKUP
+
+
+@njit(POLICY_SIG, cache=True)
+def random_policy(pub, pv, legal, params):
+    if pub["phase"] == PHASE.SWAP:
+        return swap_nb(pub, pv, legal, params[0])
+    return random_legal_nb(pv, legal)
+
+
+@njit(POLICY_SIG, cache=True)
+def lowest_policy(pub, pv, legal, params):
+    if pub["phase"] == PHASE.SWAP:
+        return swap_nb(pub, pv, legal, params[0])
+    if legal[ACTION.FACE_DOWN]:
+        return ACTION.FACE_DOWN
+    r = lowest_legal_nb(legal, False)
+    if r >= 0:
+        return all_of_rank_nb(legal, r)
+    return ACTION.PICKUP
+
+
+@njit(POLICY_SIG, cache=True)
+def saver_policy(pub, pv, legal, params):
+    if pub["phase"] == PHASE.SWAP:
+        return swap_nb(pub, pv, legal, params[0])
+    if legal[ACTION.FACE_DOWN]:
+        return ACTION.FACE_DOWN
+    return saver_play_nb(pub, pv, legal, params[1], params[2])
+
+
+@njit(POLICY_SIG, cache=True)
+def pickup_policy(pub, pv, legal, params):
+    if pub["phase"] == PHASE.SWAP:
+        return swap_nb(pub, pv, legal, params[0])
+    if legal[ACTION.FACE_DOWN]:
+        return ACTION.FACE_DOWN
+    if legal[ACTION.PICKUP] and pub["pile_len"] <= params[3]:
+        spend = int(params[4]) - 2          # card value -> rank index
+        cheap = False
+        for r in range(N_RANKS):
+            if legal[r * 4] and r < spend and not is_special(r):
+                cheap = True
+        if not cheap:
+            return ACTION.PICKUP
+    return saver_play_nb(pub, pv, legal, params[1], params[2])
+
+
+_SWAP = ParamSpec("swap", 1, "swap rule: 0 keep, 1 strong cards face up, 2 strong cards in hand, 3 random",
+                  low=0, high=3, integer=True)
+_KEEP = ParamSpec("keep", 8, "how many 2s and 10s to hold back while anything else is legal",
+                  low=0, high=8, integer=True)
+_BURN_AT = ParamSpec("burn_at", 5, "when forced to spend a special, play a 10 rather than a 2 once the pile has this many cards",
+                     low=0, high=52, integer=True)
+
+POLICIES = (
+    PolicySpec("random", random_policy, "a uniformly random legal action from the seat's own stream",
+               (ParamSpec("swap", 3, _SWAP.description, low=0, high=3, integer=True),)),
+    PolicySpec("lowest", lowest_policy, "play the lowest legal rank, all copies; never pick up by choice",
+               (_SWAP,)),
+    PolicySpec("saver", saver_policy, "like lowest, but keeps 2s and 10s until nothing else is legal",
+               (_SWAP, _KEEP, _BURN_AT)),
+    PolicySpec("pickup", pickup_policy,
+               "picks up a small pile rather than spend a high card or a special; else plays like saver",
+               (_SWAP, _KEEP, _BURN_AT,
+                ParamSpec("max_pile", 3, "pick up only piles of at most this many cards", low=0, high=52, integer=True),
+                ParamSpec("spend_rank", 13, "cards of this value or higher (J=11 Q=12 K=13 A=14) count as expensive",
+                          low=2, high=14, integer=True))),
+)

@@ -1,0 +1,95 @@
+"""Palace state dtypes and the policy signature.
+
+The state is split by who may see it, so that honesty is structural:
+- ``PUBLIC_DTYPE``: what every player sees (one record per game);
+- ``PRIVATE_DTYPE``: one record per seat, its hand (and its policy's stream);
+- ``HIDDEN_DTYPE``: face-down cards, the draw pile, the deal's stream and the
+  game's counters; never handed to a policy.
+A policy is called with the public record and its own seat's private record.
+"""
+import numba
+import numpy as np
+from numba import types
+
+from analyser.games.palace.constants import MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
+
+P, S = MAX_PLAYERS, MAX_SLOTS
+
+PUBLIC_DTYPE = np.dtype([
+    ("phase", np.int8),
+    ("seat", np.int8),                  # the seat to decide now
+    ("players", np.int8),
+    ("n", np.int8),                     # hand size to draw up to
+    ("ten_on_anything", np.bool_),
+    ("source", np.int8),                # SOURCE of the seat to decide
+    ("first_play", np.bool_),           # the opening play of the game
+    ("pile_len", np.int16),
+    ("top_rank", np.int8),              # -1 on an empty pile
+    ("top_run", np.int8),               # cards of top_rank on top of the pile
+    ("pile", np.int8, (N_CARDS,)),      # card ids, bottom first
+    ("face_up", np.int8, (P, S)),       # card ids, -1 for an empty slot
+    ("face_up_len", np.int8, (P,)),
+    ("face_down_len", np.int8, (P,)),
+    ("hand_len", np.int16, (P,)),
+    ("draw_len", np.int8),
+    ("place", np.int8, (P,)),           # finishing place, 0 while playing
+    ("n_out", np.int8),
+    ("gone", np.int8, (N_RANKS,)),      # burned cards by rank
+], align=True)
+
+PRIVATE_DTYPE = np.dtype([
+    ("has", np.uint8, (N_CARDS,)),     # hand membership by card id (numba has no nested bools)
+    ("counts", np.int8, (N_RANKS,)),    # hand cards by rank
+    ("rng", np.uint64, (1,)),           # the seat policy's own random stream
+], align=True)
+
+HIDDEN_DTYPE = np.dtype([
+    ("face_down", np.int8, (P, S)),
+    ("draw", np.int8, (N_CARDS,)),      # draw pile, top at draw_len - 1
+    ("unused", np.int8, (N_CARDS,)),    # short_game: cards left out of the deal
+    ("unused_len", np.int8),
+    ("rng", np.uint64, (1,)),           # the deal's stream
+    ("first", np.int8),
+    ("actions", np.int32),
+    ("turns", np.int32),
+    ("decisions", np.int32),
+    ("aborted", np.bool_),
+    ("error", np.int8),
+    ("error_seat", np.int8),
+    ("picked_up", np.int16, (P,)),
+    ("pickups", np.int16, (P,)),
+    ("voluntary", np.int16, (P,)),
+    ("burns", np.int16, (P,)),
+], align=True)
+
+PUBLIC_T = numba.from_dtype(PUBLIC_DTYPE)
+PRIVATE_T = numba.from_dtype(PRIVATE_DTYPE)
+HIDDEN_T = numba.from_dtype(HIDDEN_DTYPE)
+
+POLICY_SIG = types.int64(PUBLIC_T, PRIVATE_T, types.boolean[::1], types.float64[::1])
+POLICY_T = types.FunctionType(POLICY_SIG)
+POLICIES_T = types.UniTuple(POLICY_T, MAX_PLAYERS)
+
+# Settings travel into numba as one int64 row, in this order.
+SETTING_NAMES = ("short_game", "ten_on_anything", "max_actions")
+
+# One row per deal, the game's record (see analyser.core.records for the shape
+# every game shares: deal, place, win, aborted, actions, decisions).
+RECORD_DTYPE = np.dtype([
+    ("deal", np.int64),
+    ("players", np.int8),
+    ("first", np.int8),
+    ("place", np.int8, (P,)),
+    ("win", np.uint8, (P,)),            # 1 for a winner (numba has no nested bools)
+    ("loser", np.int8),
+    ("picked_up", np.int16, (P,)),
+    ("pickups", np.int16, (P,)),
+    ("voluntary", np.int16, (P,)),
+    ("burns", np.int16, (P,)),
+    ("actions", np.int32),
+    ("turns", np.int32),
+    ("decisions", np.int32),
+    ("aborted", np.bool_),
+    ("error", np.int8),
+    ("error_seat", np.int8),
+], align=True)
