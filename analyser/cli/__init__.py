@@ -1,0 +1,1 @@
+"""The ``analyser`` command line: one module per command group, composed in main.py."""

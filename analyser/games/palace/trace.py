@@ -1,0 +1,92 @@
+"""One Palace deal, move by move: the event list behind ``analyser trace``.
+
+The deal is played by the same ``play_deal_nb`` as in simulation, with a log
+buffer switched on, so the trace of deal I with seed S is the game that
+simulate played as deal I with seed S.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import njit, types
+
+from analyser.core.cards import card_names
+from analyser.games.palace.constants import ACTION, EVENT, MAX_PLAYERS, SOURCE_NAMES
+from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
+from analyser.games.palace.rules import deal_nb
+from analyser.games.palace.state import (
+    HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, RECORD_DTYPE,
+)
+
+TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+                       types.float64[:, ::1], types.int32[::1], RECORD_T[::1])
+
+
+@njit(TRACE_SIG, cache=True)
+def trace_nb(seed, deal, players, settings, policies, params, log, out):
+    pub = np.zeros(1, PUBLIC_DTYPE)
+    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
+    hid = np.zeros(1, HIDDEN_DTYPE)
+    legal = np.zeros(ACTION.N, np.bool_)
+    log[0] = 1
+    play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
+    record_nb(out[0], deal, pub, hid)
+
+
+def setup_event(seed: int, deal: int, players: int, settings: np.ndarray) -> dict:
+    """The deal before any swap, as the trace's first line shows it."""
+    pub = np.zeros(1, PUBLIC_DTYPE)
+    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
+    hid = np.zeros(1, HIDDEN_DTYPE)
+    deal_nb(seed, deal, players, settings, pub, priv, hid)
+    pb, hd = pub[0], hid[0]
+    n = int(pb["n"])
+    return {
+        "hands": [card_names(np.flatnonzero(priv[s]["has"])) for s in range(players)],
+        "face_up": [card_names(pb["face_up"][s, :n]) for s in range(players)],
+        "face_down": [card_names(hd["face_down"][s, :n]) for s in range(players)],
+        "draw_pile": card_names(hd["draw"][: pb["draw_len"]][::-1]),
+    }
+
+
+def decode_log(log: np.ndarray) -> list[dict]:
+    events = []
+    p, end = 1, int(log[0])
+    while p < end:
+        etype, seat, aux, n = (int(x) for x in log[p: p + 4])
+        cards = card_names(log[p + 4: p + 4 + n])
+        p += 4 + n
+        if etype == EVENT.SWAP:
+            events.append({"type": "swap", "seat": seat, "hand": cards[:aux], "face_up": cards[aux:]})
+        elif etype == EVENT.PLAY:
+            events.append({"type": "play", "seat": seat, "source": SOURCE_NAMES[aux], "cards": cards})
+        elif etype == EVENT.PICKUP:
+            event = {"type": "pickup", "seat": seat, "voluntary": aux == 1, "cards": cards}
+            if aux == 2:
+                event["face_down"] = cards[0]
+            events.append(event)
+        elif etype == EVENT.DRAW:
+            events.append({"type": "draw", "seat": seat, "cards": cards})
+        elif etype == EVENT.BURN:
+            events.append({"type": "burn", "seat": seat})
+        elif etype == EVENT.OUT:
+            events.append({"type": "out", "seat": seat, "place": aux})
+    return events
+
+
+def trace_deal(seed, deal, players, settings, fns, params):
+    """``(events, record)`` for one deal: setup, swaps, moves and the result."""
+    max_actions = int(settings[-1])
+    # every card picked up was played first, so 64 entries an action are plenty
+    log = np.zeros(MAX_PLAYERS * 1024 + 64 * max_actions, np.int32)
+    out = np.zeros(1, RECORD_DTYPE)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        trace_nb(seed, deal, players, settings, fns, params, log, out)
+    rec = out[0]
+    events = [{"type": "setup", **setup_event(seed, deal, players, settings)}]
+    events += decode_log(log)
+    events.append({"type": "result", "places": [int(x) for x in rec["place"][:players]],
+                   "loser": int(rec["loser"]), "aborted": bool(rec["aborted"]), "actions": int(rec["actions"])})
+    return events, out

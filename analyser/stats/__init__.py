@@ -1,0 +1,1 @@
+"""Pure numpy/pandas statistics: tallies of records, intervals, summary tables."""
