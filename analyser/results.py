@@ -149,7 +149,7 @@ def load(path: str | Path) -> SimulationResult:
         raise UserError(f"no results file at {path}")
     try:
         pf = pq.ParquetFile(path)
-        meta = json.loads(pf.schema_arrow.metadata[META_KEY])
+        meta = json.loads(pf.metadata.metadata[META_KEY])
         frame = pf.read().to_pandas()
     except Exception as err:  # pyarrow raises several types for a damaged file
         raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__}: "

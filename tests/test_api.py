@@ -1,0 +1,122 @@
+"""The Python API: reproducibility, traces that match simulation, user policies, results files."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from numba import njit
+
+import analyser
+from analyser.core.errors import UserError
+from analyser.games.palace.constants import ACTION
+
+MIX = ["saver", "lowest", "pickup:max_pile=5", "random"]
+
+
+def test_same_numbers_for_any_threads_and_chunking():
+    a = analyser.simulate("palace", policies=MIX, deals=3000, seed=42, threads=1, chunk_size=3000)
+    b = analyser.simulate("palace", policies=MIX, deals=3000, seed=42, threads=2, chunk_size=257)
+    assert np.array_equal(a.records, b.records)
+    pd.testing.assert_frame_equal(a.summary, b.summary)
+
+
+def test_a_run_split_into_pieces_is_the_whole_run():
+    whole = analyser.simulate("palace", policies=MIX, deals=400, seed=9)
+    tail = analyser.simulate("palace", policies=MIX, deals=150, seed=9, first_deal=250)
+    assert np.array_equal(whole.records[250:], tail.records)
+    assert not np.array_equal(whole.records[:150], tail.records)
+
+
+def test_seed_changes_the_deals():
+    a = analyser.simulate("palace", deals=200, seed=1)
+    b = analyser.simulate("palace", deals=200, seed=2)
+    assert not np.array_equal(a.records, b.records)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_trace_is_the_game_simulate_played(players):
+    policies = MIX[:players]
+    sim = analyser.simulate("palace", players=players, policies=policies, deals=30, seed=5)
+    for deal in (0, 17, 29):
+        result = analyser.trace("palace", seed=5, deal=deal, players=players, policies=policies).events[-1]
+        rec = sim.records[deal]
+        assert result["places"] == list(rec["place"][:players])
+        assert result["actions"] == rec["actions"] and result["loser"] == rec["loser"]
+
+
+def test_deals_do_not_depend_on_the_policies():
+    a = analyser.trace("palace", seed=3, deal=8, policies=["saver"]).events[0]
+    b = analyser.trace("palace", seed=3, deal=8, policies=["random"]).events[0]
+    for key in ("hands", "face_up", "face_down", "draw_pile"):
+        assert a[key] == b[key]
+
+
+@njit
+def always_pick_up(pub, pv, legal, params):
+    """A notebook-style policy: pick up whenever allowed, else the first legal action."""
+    if legal[ACTION.PICKUP]:
+        return ACTION.PICKUP
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+def test_a_notebook_policy_plugs_in_without_editing_the_package():
+    r = analyser.simulate("palace", policies=[always_pick_up, "saver", "saver", "saver"], deals=300, seed=1,
+                          rules={"max_actions": 400})
+    assert r.summary.loc[0, "policy"] == "always_pick_up"
+    assert r.records["voluntary"][:, 0].sum() > 0
+    assert r.records["voluntary"][:, 1:].sum() == 0
+
+
+@njit
+def cheat(pub, pv, legal, params):
+    return ACTION.N - 1          # SWAP_DONE: illegal during play
+
+
+def test_an_illegal_action_names_the_policy():
+    with pytest.raises(UserError, match="cheat"):
+        analyser.simulate("palace", policies=["saver", cheat], players=2, deals=10)
+
+
+def test_results_file_round_trip(tmp_path):
+    path = tmp_path / "run.parquet"
+    r = analyser.simulate("palace", policies=MIX, deals=500, seed=4, out=path)
+    back = analyser.load(path)
+    pd.testing.assert_frame_equal(r.summary, back.summary)
+    assert back.meta["seed"] == 4 and back.meta["policies"][2] == "pickup:max_pile=5"
+    assert set(back.meta["versions"]) >= {"analyser", "numba", "numpy", "python"}
+    games = back.games
+    assert len(games) == 500 and list(games["policy_3"].unique()) == ["random"]
+    assert json.loads(json.dumps(back.to_dict()))["seats"][2]["params"]["max_pile"] == 5
+
+
+def test_corrupt_results_file(tmp_path):
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 this is not parquet")
+    with pytest.raises(UserError, match="not a readable analyser results file"):
+        analyser.load(bad)
+
+
+def test_records_can_be_dropped_for_big_runs():
+    r = analyser.simulate("palace", deals=100, keep_records=False)
+    assert r.records is None and r.tally.deals == 100
+    with pytest.raises(UserError):
+        r.games
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"game": "chess"}, "unknown game 'chess'; valid: palace"),
+    ({"players": 5}, "palace is for 2 to 4 players, not 5"),
+    ({"policies": ["nope"]}, "unknown policy 'nope'; valid: random, lowest, saver, pickup"),
+    ({"policies": ["saver:x=1"]}, "unknown parameter 'x' for policy 'saver'; valid: swap, keep, burn_at"),
+    ({"policies": ["saver:keep=99"]}, "out of range"),
+    ({"rules": {"jokers": 1}}, "unknown rule 'jokers' for palace; valid: short_game, ten_on_anything, max_actions"),
+    ({"rules": {"short_game": "maybe"}}, "on or off"),
+    ({"policies": ["saver", "saver"]}, "one policy for all seats or one per seat"),
+])
+def test_bad_input_is_a_user_error(kwargs, message):
+    args = {"game": "palace", "deals": 10, **kwargs}
+    with pytest.raises(UserError, match=message.replace("(", r"\(")):
+        analyser.simulate(**args)
