@@ -102,15 +102,18 @@ def strength_nb(rank):
 @kernel
 def fill_swap_legal_nb(pb, pv, seat, legal):
     """Any hand rank with any face-up slot, or done; returns how many."""
-    legal[:] = False
+    for a in range(ACTION.SWAP):
+        legal[a] = False
+    n_slots = 0
+    for j in range(MAX_SLOTS):
+        n_slots += pb["face_up"][seat, j] >= 0
     n_legal = 1
-    legal[ACTION.SWAP_DONE] = True
     for r in range(N_RANKS):
-        if pv["counts"][r] > 0:
-            for j in range(MAX_SLOTS):
-                if pb["face_up"][seat, j] >= 0:
-                    legal[ACTION.SWAP + r * MAX_SLOTS + j] = True
-                    n_legal += 1
+        held = pv["counts"][r] > 0
+        for j in range(MAX_SLOTS):
+            legal[ACTION.SWAP + r * MAX_SLOTS + j] = held and pb["face_up"][seat, j] >= 0
+        n_legal += n_slots if held else 0
+    legal[ACTION.SWAP_DONE] = True
     return n_legal
 
 
@@ -237,6 +240,7 @@ def playable_nb(pb, rank):
 
 
 ALL_RANKS = (1 << N_RANKS) - 1
+FIRST_TRUE = np.array([0, 0x01, 0x0101, 0x010101, 0x01010101], np.uint32)   # 4 bools, the first k True
 
 
 @kernel
@@ -263,10 +267,14 @@ def playable_ranks_nb(pb):
 def fill_play_legal_nb(pb, pv, seat, legal):
     """Legal actions of the seat to move: (how many, the action when there is one).
 
-    Only actions below SWAP are cleared: swap_phase_nb leaves the rest clear.
-    Fixed-length loops with a comparison (rather than ``range(count)``) compile
-    to a few stores instead of calls to memset."""
-    for a in range(ACTION.SWAP):
+    Only actions below SWAP are set: swap_phase_nb leaves the rest clear.
+    The PLAY entries are handled four at a time, PLAY(r, 1..4) as one uint32
+    (legal[:N_CARDS] is C-contiguous and bools are bytes); fixed-length loops
+    compile to a few stores instead of calls to memset."""
+    plays = legal[:N_CARDS].view(np.uint32)
+    for r in range(N_RANKS):
+        plays[r] = 0
+    for a in range(N_CARDS, ACTION.SWAP):
         legal[a] = False
     src = source_nb(pb, seat)
     pb["source"] = src
@@ -281,8 +289,7 @@ def fill_play_legal_nb(pb, pv, seat, legal):
     if src == SOURCE.HAND:
         for r in range(N_RANKS):
             count = pv["counts"][r] if ranks >> r & 1 else 0
-            for k in range(4):
-                legal[r * 4 + k] = k < count
+            plays[r] = FIRST_TRUE[count]
             n_legal += count
             if count > 0:
                 only = r * 4
