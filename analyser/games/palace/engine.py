@@ -9,8 +9,9 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
+from analyser.core.jit import kernel
 from analyser.games.palace.constants import ACTION, ERROR, MAX_PLAYERS
-from analyser.games.palace.rules import new_game_nb, step_nb
+from analyser.games.palace.rules import new_game_nb, play_out_nb
 from analyser.games.palace.state import (
     HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, RECORD_DTYPE,
 )
@@ -18,7 +19,7 @@ from analyser.games.palace.state import (
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # deals per parallel work item
 
-@njit(cache=True)
+@kernel
 def record_nb(rec, deal, pub, hid):
     pb = pub[0]
     hd = hid[0]
@@ -46,16 +47,22 @@ def record_nb(rec, deal, pub, hid):
     rec["error"] = hd["error"]
     rec["error_seat"] = hd["error_seat"]
 
-@njit(cache=True)
+@kernel
 def play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
     new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
     if hid[0]["error"] != ERROR.NONE:
         return
-    while not step_nb(policies, params, settings, pub, priv, hid, legal, log):
-        pass
+    play_out_nb(policies, params, settings, pub, priv, hid, legal, log)
 
 @njit(cache=True)
 def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out):
+    """Deals lo .. hi - 1, on buffers of this block's own.
+
+    ``params`` and ``settings`` are copied too: a policy compiled with reference
+    counting increfs its parameter row on every call, and a shared array would
+    bounce that count between threads."""
+    params = params.copy()
+    settings = settings.copy()
     pub = np.zeros(1, PUBLIC_DTYPE)
     priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
     hid = np.zeros(1, HIDDEN_DTYPE)

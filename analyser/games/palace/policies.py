@@ -122,14 +122,14 @@ def saver_play_nb(pub, pv, legal, keep, burn_at):
     return ACTION.PICKUP
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def random_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
     return random_legal_nb(pv, legal)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def lowest_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
@@ -141,7 +141,7 @@ def lowest_policy(pub, pv, legal, params):
     return ACTION.PICKUP
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def saver_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
@@ -150,7 +150,7 @@ def saver_policy(pub, pv, legal, params):
     return saver_play_nb(pub, pv, legal, params[1], params[2])
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def pickup_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])

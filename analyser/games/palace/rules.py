@@ -1,13 +1,16 @@
 """Palace rules in numba: the deal, the swap, legal actions and their effects.
 
-Functions take the three state arrays (``pub`` of one record, ``priv`` of one
-record per seat, ``hid`` of one record) and mutate them in place; ``log`` is the
+The entry points (``new_game_nb``, ``step_nb``, ``play_out_nb``) take the three
+state arrays (``pub`` of one record, ``priv`` of one record per seat, ``hid`` of
+one record); the helpers take the records themselves (``pb``, ``pv``, ``hd``),
+which pass as one pointer each. All mutate the state in place; ``log`` is the
 trace buffer (empty when not tracing). The rule book is
 ``shared/rules/palace.md``; comments name the rule each branch implements.
+Everything here is a ``kernel`` (no reference counting, no allocation).
 """
 import numpy as np
-from numba import njit
 
+from analyser.core.jit import inline_kernel, kernel
 from analyser.core.rng import below_nb, shuffle_nb, stream_seed_nb
 from analyser.games.palace.constants import (
     ACTION, DRAW_PILE, ERROR, EVENT, MAX_PLAYERS, MAX_SLOTS, MAX_SWAPS, N_CARDS,
@@ -18,7 +21,7 @@ from analyser.games.palace.log import log_card_nb, log_event_nb
 SHORT_GAME, TEN_ON_ANYTHING, MAX_ACTIONS = 0, 1, 2   # indices into the settings row
 
 
-@njit(cache=True)
+@kernel
 def target_size_nb(players, short_game):
     """n: cards per face-down, face-up and hand at the deal."""
     if short_game or players == 4:
@@ -26,14 +29,14 @@ def target_size_nb(players, short_game):
     return 6 if players == 2 else 4
 
 
-@njit(cache=True)
+@kernel
 def add_to_hand_nb(pub, pv, seat, card):
     pv["has"][card] = True
     pv["counts"][card >> 2] += 1
     pub["hand_len"][seat] += 1
 
 
-@njit(cache=True)
+@kernel
 def reset_nb(pub, priv, hid):
     """Empty every field, so one set of arrays serves many deals."""
     pub.view(np.uint8)[:] = 0
@@ -41,7 +44,7 @@ def reset_nb(pub, priv, hid):
     hid.view(np.uint8)[:] = 0
 
 
-@njit(cache=True)
+@kernel
 def deal_nb(seed, deal, players, settings, pub, priv, hid):
     """Shuffle with the deal's stream and lay out face-down, face-up, hand, draw pile."""
     reset_nb(pub, priv, hid)
@@ -50,7 +53,9 @@ def deal_nb(seed, deal, players, settings, pub, priv, hid):
     hd["rng"][0] = stream_seed_nb(seed, deal, 0)
     for s in range(MAX_PLAYERS):
         priv[s]["rng"][0] = stream_seed_nb(seed, deal, 1 + s)
-    deck = np.arange(N_CARDS).astype(np.int8)
+    deck = hd["unused"]                     # the deck is shuffled in place, see below
+    for i in range(N_CARDS):
+        deck[i] = i
     shuffle_nb(hd["rng"], deck)
     n = target_size_nb(players, settings[SHORT_GAME] != 0)
     pb["players"] = players
@@ -79,12 +84,12 @@ def deal_nb(seed, deal, players, settings, pub, priv, hid):
         hd["draw"][DRAW_PILE - 1 - i] = deck[k + i]
     pb["draw_len"] = DRAW_PILE
     k += DRAW_PILE
-    for i in range(N_CARDS - k):            # short_game leaves cards out
-        hd["unused"][i] = deck[k + i]
+    for i in range(N_CARDS):                # short_game leaves deck[k:] out
+        deck[i] = deck[k + i] if k + i < N_CARDS else 0
     hd["unused_len"] = N_CARDS - k
 
 
-@njit(cache=True)
+@kernel
 def strength_nb(rank):
     """How much a card is worth keeping: 10 > 2 > A > K > ... > 3."""
     if rank == RANK.TEN:
@@ -94,22 +99,25 @@ def strength_nb(rank):
     return rank
 
 
-@njit(cache=True)
+@kernel
 def fill_swap_legal_nb(pb, pv, seat, legal):
-    """Any hand rank with any face-up slot, or done."""
-    legal[:] = False
+    """Any hand rank with any face-up slot, or done; returns how many."""
+    for a in range(ACTION.SWAP):
+        legal[a] = False
+    n_slots = 0
+    for j in range(MAX_SLOTS):
+        n_slots += pb["face_up"][seat, j] >= 0
     n_legal = 1
-    legal[ACTION.SWAP_DONE] = True
     for r in range(N_RANKS):
-        if pv["counts"][r] > 0:
-            for j in range(MAX_SLOTS):
-                if pb["face_up"][seat, j] >= 0:
-                    legal[ACTION.SWAP + r * MAX_SLOTS + j] = True
-                    n_legal += 1
+        held = pv["counts"][r] > 0
+        for j in range(MAX_SLOTS):
+            legal[ACTION.SWAP + r * MAX_SLOTS + j] = held and pb["face_up"][seat, j] >= 0
+        n_legal += n_slots if held else 0
+    legal[ACTION.SWAP_DONE] = True
     return n_legal
 
 
-@njit(cache=True)
+@kernel
 def apply_swap_nb(pb, pv, seat, action):
     r = (action - ACTION.SWAP) // MAX_SLOTS
     j = (action - ACTION.SWAP) % MAX_SLOTS
@@ -125,7 +133,7 @@ def apply_swap_nb(pb, pv, seat, action):
     pb["face_up"][seat, j] = card
 
 
-@njit(cache=True)
+@kernel
 def log_swap_nb(pb, pv, seat, log):
     head = log_event_nb(log, EVENT.SWAP, seat, pb["hand_len"][seat])
     if head < 0:
@@ -138,16 +146,13 @@ def log_swap_nb(pb, pv, seat, log):
             log_card_nb(log, head, pb["face_up"][seat, j])
 
 
-@njit(cache=True)
-def decide_nb(policies, params, pub, priv, hid, seat, legal, n_legal):
-    """Ask the seat's policy when there is a choice; check what it answers."""
-    hd = hid[0]
+@inline_kernel
+def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only):
+    """Ask the seat's policy when there is a choice (else play ``only``); check its answer."""
     if n_legal == 1:
-        for a in range(legal.size):
-            if legal[a]:
-                return a
+        return only
     hd["decisions"] += 1
-    a = policies[seat](pub[0], priv[seat], legal, params[seat])
+    a = policies[seat](pb, priv[seat], legal, params[seat])
     if a < 0 or a >= legal.size or not legal[a]:
         hd["error"] = ERROR.ILLEGAL_ACTION
         hd["error_seat"] = seat
@@ -156,16 +161,14 @@ def decide_nb(policies, params, pub, priv, hid, seat, legal, n_legal):
     return a
 
 
-@njit(cache=True)
-def swap_phase_nb(policies, params, pub, priv, hid, legal, log):
+@kernel
+def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
     """Each seat in turn exchanges hand and face-up cards until it says done."""
-    pb = pub[0]
-    hd = hid[0]
     for seat in range(pb["players"]):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
             n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
-            a = decide_nb(policies, params, pub, priv, hid, seat, legal, n_legal)
+            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE)
             if a < 0:
                 return
             if a == ACTION.SWAP_DONE:
@@ -173,35 +176,46 @@ def swap_phase_nb(policies, params, pub, priv, hid, legal, log):
             apply_swap_nb(pb, priv[seat], seat, a)
             hd["actions"] += 1
         log_swap_nb(pb, priv[seat], seat, log)
+    legal[:] = False    # from here on only play actions are set, see fill_play_legal_nb
 
 
-@njit(cache=True)
-def start_nb(pub, priv, hid):
+@kernel
+def lowest_start_rank_nb(pv):
+    """The seat's lowest hand rank of 3 or above (N_RANKS if it holds only 2s)."""
+    for r in range(RANK.THREE, N_RANKS):
+        if pv["counts"][r] > 0:
+            return r
+    return N_RANKS
+
+
+@kernel
+def start_nb(pb, priv, hd):
     """The start rule: the lowest rank of 3 or above in any hand; ties by the deal's stream."""
-    pb = pub[0]
-    hd = hid[0]
-    holders = np.zeros(MAX_PLAYERS, np.int64)
     best = N_RANKS
     n_holders = 0
     for s in range(pb["players"]):
-        for r in range(RANK.THREE, N_RANKS):
-            if priv[s]["counts"][r] > 0:
-                if r < best:
-                    best = r
-                    n_holders = 0
-                if r == best:
-                    holders[n_holders] = s
-                    n_holders += 1
-                break
+        r = lowest_start_rank_nb(priv[s])
+        if r < best:
+            best = r
+            n_holders = 0
+        if r == best and r < N_RANKS:
+            n_holders += 1
     pick = below_nb(hd["rng"], max(n_holders, 1))
-    pb["seat"] = holders[pick]
-    hd["first"] = holders[pick]
+    first = 0                       # the pick-th holder, in seat order
+    for s in range(pb["players"]):
+        if best < N_RANKS and lowest_start_rank_nb(priv[s]) == best:
+            if pick == 0:
+                first = s
+                break
+            pick -= 1
+    pb["seat"] = first
+    hd["first"] = first
     pb["top_rank"] = best          # the rank the opening play must be
     pb["first_play"] = True
     pb["phase"] = PHASE.PLAY
 
 
-@njit(cache=True)
+@kernel
 def source_nb(pb, seat):
     if pb["hand_len"][seat] > 0:
         return SOURCE.HAND
@@ -210,7 +224,7 @@ def source_nb(pb, seat):
     return SOURCE.FACE_DOWN
 
 
-@njit(cache=True)
+@kernel
 def playable_nb(pb, rank):
     """May a card of this rank go on the pile?"""
     if pb["pile_len"] == 0:
@@ -225,47 +239,81 @@ def playable_nb(pb, rank):
     return rank >= top
 
 
-@njit(cache=True)
+ALL_RANKS = (1 << N_RANKS) - 1
+FIRST_TRUE = np.array([0, 0x01, 0x0101, 0x010101, 0x01010101], np.uint32)   # 4 bools, the first k True
+
+
+@kernel
+def playable_ranks_nb(pb):
+    """The ranks that may be played now, as a bit mask: playable_nb for every
+    rank at once, except that the opening play must be the start rank. With the
+    mask the legal-action loop has no data-dependent branches to mispredict."""
+    top = pb["top_rank"]
+    if pb["first_play"]:
+        return 1 << top
+    if pb["pile_len"] == 0 or top == RANK.TWO:
+        return ALL_RANKS
+    if top == RANK.NINE:
+        ranks = (1 << (RANK.NINE + 1)) - 1              # 9 or lower
+    else:
+        ranks = ALL_RANKS & ~((1 << top) - 1)           # top or higher
+    ranks |= 1 << RANK.TWO
+    if pb["ten_on_anything"]:
+        ranks |= 1 << RANK.TEN
+    return ranks
+
+
+@kernel
 def fill_play_legal_nb(pb, pv, seat, legal):
-    """Legal actions of the seat to move; returns how many there are."""
-    legal[:] = False
+    """Legal actions of the seat to move: (how many, the action when there is one).
+
+    Only actions below SWAP are set: swap_phase_nb leaves the rest clear.
+    The PLAY entries are handled four at a time, PLAY(r, 1..4) as one uint32
+    (legal[:N_CARDS] is C-contiguous and bools are bytes); fixed-length loops
+    compile to a few stores instead of calls to memset."""
+    plays = legal[:N_CARDS].view(np.uint32)
+    for r in range(N_RANKS):
+        plays[r] = 0
+    for a in range(N_CARDS, ACTION.SWAP):
+        legal[a] = False
     src = source_nb(pb, seat)
     pb["source"] = src
-    n_legal = 0
     if src == SOURCE.FACE_DOWN:
-        for i in range(pb["face_down_len"][seat]):
-            legal[ACTION.FACE_DOWN + i] = True
-            n_legal += 1
-        return n_legal
-    for r in range(N_RANKS):
-        if src == SOURCE.HAND:
-            count = pv["counts"][r]
-        else:
-            count = 0
-            for j in range(MAX_SLOTS):
-                c = pb["face_up"][seat, j]
-                if c >= 0 and c >> 2 == r:
-                    count += 1
-        if count == 0:
-            continue
-        if pb["first_play"]:
-            ok = r == pb["top_rank"]    # the opening play must be the start rank
-        else:
-            ok = playable_nb(pb, r)
-        if ok:
-            for k in range(count):
-                legal[r * 4 + k] = True
+        n = pb["face_down_len"][seat]
+        for i in range(MAX_SLOTS):
+            legal[ACTION.FACE_DOWN + i] = i < n
+        return n, ACTION.FACE_DOWN
+    ranks = playable_ranks_nb(pb)
+    n_legal = 0
+    only = ACTION.PICKUP
+    if src == SOURCE.HAND:
+        for r in range(N_RANKS):
+            count = pv["counts"][r] if ranks >> r & 1 else 0
+            plays[r] = FIRST_TRUE[count]
             n_legal += count
+            if count > 0:
+                only = r * 4
+    else:
+        for j in range(MAX_SLOTS):      # one face-up card at a time: PLAY(rank, k) for the next k
+            c = pb["face_up"][seat, j]
+            if c >= 0 and ranks >> (c >> 2) & 1:
+                a = (c >> 2) * 4
+                while legal[a]:
+                    a += 1
+                legal[a] = True
+                n_legal += 1
+                only = a
     if n_legal > 0 and pb["pile_len"] > 0:
         legal[ACTION.PICKUP] = True     # voluntary pickup
         n_legal += 1
     elif n_legal == 0:
         legal[ACTION.PICKUP] = True     # no legal play: must pick up
         n_legal = 1
-    return n_legal
+        only = ACTION.PICKUP
+    return n_legal, only
 
 
-@njit(cache=True)
+@kernel
 def push_pile_nb(pb, card):
     r = card >> 2
     if pb["pile_len"] > 0 and pb["top_rank"] == r:
@@ -277,7 +325,7 @@ def push_pile_nb(pb, card):
     pb["pile_len"] += 1
 
 
-@njit(cache=True)
+@kernel
 def burn_nb(pb, hd, seat, log):
     for i in range(pb["pile_len"]):
         pb["gone"][pb["pile"][i] >> 2] += 1
@@ -288,7 +336,7 @@ def burn_nb(pb, hd, seat, log):
     log_event_nb(log, EVENT.BURN, seat, 0)
 
 
-@njit(cache=True)
+@kernel
 def draw_nb(pb, pv, hd, seat, log):
     """Draw up to n cards after playing from the hand."""
     head = -1
@@ -301,7 +349,7 @@ def draw_nb(pb, pv, hd, seat, log):
         log_card_nb(log, head, card)
 
 
-@njit(cache=True)
+@kernel
 def pickup_pile_nb(pb, pv, hd, seat, head, log):
     """Move the whole pile into the seat's hand."""
     for i in range(pb["pile_len"]):
@@ -315,17 +363,20 @@ def pickup_pile_nb(pb, pv, hd, seat, head, log):
     pb["top_run"] = 0
 
 
-@njit(cache=True)
+@kernel
 def next_seat_nb(pb, seat):
+    """The next seat still playing (seat itself if none)."""
     s = seat
     for _ in range(MAX_PLAYERS):
-        s = (s + 1) % pb["players"]
+        s += 1
+        if s == pb["players"]:
+            s = 0
         if pb["place"][s] == 0:
             return s
     return seat
 
 
-@njit(cache=True)
+@kernel
 def finish_nb(pb):
     """With one player left, that player is the loser and the game is over."""
     if pb["n_out"] < pb["players"] - 1:
@@ -337,7 +388,7 @@ def finish_nb(pb):
     return True
 
 
-@njit(cache=True)
+@kernel
 def after_play_nb(pb, pv, hd, seat, src, log):
     """Burns, drawing, going out and who moves next, after cards reached the pile."""
     burned = pb["top_rank"] == RANK.TEN or pb["top_run"] >= 4
@@ -356,7 +407,7 @@ def after_play_nb(pb, pv, hd, seat, src, log):
         pb["seat"] = next_seat_nb(pb, seat)
 
 
-@njit(cache=True)
+@kernel
 def apply_play_nb(pb, pv, hd, seat, action, log):
     """PLAY(rank, k) from the hand or the face-up cards."""
     r = action >> 2
@@ -386,7 +437,7 @@ def apply_play_nb(pb, pv, hd, seat, action, log):
     after_play_nb(pb, pv, hd, seat, src, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_face_down_nb(pb, pv, hd, seat, slot, log):
     """Turn over a face-down card: play it if legal, else take it and the pile."""
     last = pb["face_down_len"][seat] - 1
@@ -408,7 +459,7 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
         pb["seat"] = next_seat_nb(pb, seat)
 
 
-@njit(cache=True)
+@kernel
 def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
     head = log_event_nb(log, EVENT.PICKUP, seat, 1 if voluntary else 0)
     if voluntary:
@@ -417,18 +468,16 @@ def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
     pb["seat"] = next_seat_nb(pb, seat)
 
 
-@njit(cache=True)
-def step_nb(policies, params, settings, pub, priv, hid, legal, log):
+@inline_kernel
+def turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
     """One action by the seat to move. Returns True when the game is over."""
-    pb = pub[0]
-    hd = hid[0]
-    if hd["actions"] >= settings[MAX_ACTIONS]:
+    if hd["actions"] >= max_actions:
         hd["aborted"] = True
         return True
     seat = pb["seat"]
     pv = priv[seat]
-    n_legal = fill_play_legal_nb(pb, pv, seat, legal)
-    a = decide_nb(policies, params, pub, priv, hid, seat, legal, n_legal)
+    n_legal, only = fill_play_legal_nb(pb, pv, seat, legal)
+    a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only)
     if a < 0:
         return True
     hd["actions"] += 1
@@ -442,10 +491,26 @@ def step_nb(policies, params, settings, pub, priv, hid, legal, log):
     return pb["phase"] == PHASE.OVER
 
 
-@njit(cache=True)
+@kernel
+def step_nb(policies, params, settings, pub, priv, hid, legal, log):
+    """One action by the seat to move (for stepping through a game). True when it is over."""
+    return turn_nb(policies, params, settings[MAX_ACTIONS], pub[0], priv, hid[0], legal, log)
+
+
+@kernel
+def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
+    """Play turns until the game is over."""
+    pb = pub[0]
+    hd = hid[0]
+    max_actions = settings[MAX_ACTIONS]
+    while not turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
+        pass
+
+
+@kernel
 def new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player: the state before the first play."""
     deal_nb(seed, deal, players, settings, pub, priv, hid)
-    swap_phase_nb(policies, params, pub, priv, hid, legal, log)
+    swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
     if hid[0]["error"] == ERROR.NONE:
-        start_nb(pub, priv, hid)
+        start_nb(pub[0], priv, hid[0])
