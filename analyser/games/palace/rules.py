@@ -248,7 +248,7 @@ def playable_ranks_nb(pb):
     """The ranks that may be played now, as a bit mask: playable_nb for every
     rank at once, except that the opening play must be the start rank. With the
     mask the legal-action loop has no data-dependent branches to mispredict."""
-    top = pb["top_rank"]
+    top = np.int64(pb["top_rank"])     # int8 shifts would overflow without the JIT
     if pb["first_play"]:
         return 1 << top
     if pb["pile_len"] == 0 or top == RANK.TWO:
@@ -295,7 +295,7 @@ def fill_play_legal_nb(pb, pv, seat, legal):
                 only = r * 4
     else:
         for j in range(MAX_SLOTS):      # one face-up card at a time: PLAY(rank, k) for the next k
-            c = pb["face_up"][seat, j]
+            c = np.int64(pb["face_up"][seat, j])
             if c >= 0 and ranks >> (c >> 2) & 1:
                 a = (c >> 2) * 4
                 while legal[a]:

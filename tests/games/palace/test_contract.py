@@ -47,7 +47,7 @@ def test_random_playouts_conserve_cards_and_end(players, short_game, ten):
         while not over:
             seat = pub[0]["seat"]
             assert pub[0]["place"][seat] == 0, "a player who is out is to move"
-            assert fill_play_legal_nb(pub[0], priv[seat], seat, legal) >= 1
+            assert fill_play_legal_nb(pub[0], priv[seat], seat, legal)[0] >= 1
             over = stepwise.step(policies, params, settings, pub, priv, hid, legal, log)
             check_conservation(pub, priv, hid, players)
         assert not hid[0]["aborted"]

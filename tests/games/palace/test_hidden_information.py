@@ -50,7 +50,7 @@ def test_decisions_ignore_hidden_cards(players):
         over = False
         while not over:
             seat = int(pub[0]["seat"])
-            if fill_play_legal_nb(pub[0], priv[seat], seat, legal) > 1:
+            if fill_play_legal_nb(pub[0], priv[seat], seat, legal)[0] > 1:
                 pub2, priv2, hid2 = redeal_hidden(pub, priv, hid, seat, rng)
                 changed += not np.array_equal(hid2["draw"], hid["draw"]) or not np.array_equal(
                     hid2["face_down"], hid["face_down"])

@@ -567,7 +567,7 @@ def test_start_rule_lowest_rank_three_or_above_twos_do_not_count():
     # seat 1  hand: 4C 9D KD      <- lowest rank >= 3 is the 4
     # seat 2  hand: 6S 7S 8S
     t = Table(hands=["2C 2D 5H", "4C 9D KD", "6S 7S 8S"], seat=0)
-    start_nb(t.pub, t.priv, t.hid)
+    start_nb(t.pb, t.priv, t.hid[0])
     assert t.pb["seat"] == 1 and t.hid[0]["first"] == 1
     assert t.pb["first_play"]
     assert legal(t) == {PLAY("4")}                 # must play the 4; no pickup, nothing else
@@ -577,7 +577,7 @@ def test_start_rule_starter_may_add_more_of_the_rank():
     # seat 0  hand: 3C 3D 3H 2S   <- three 3s, a 2 (2 not allowed to start)
     # seat 1  hand: 5C 6C 7C
     t = Table(hands=["3C 3D 3H 2S", "5C 6C 7C"], seat=1)
-    start_nb(t.pub, t.priv, t.hid)
+    start_nb(t.pb, t.priv, t.hid[0])
     assert t.seat == 0
     assert legal(t) == {PLAY("3", 1), PLAY("3", 2), PLAY("3", 3)}
     t.play(PLAY("3", 2))
@@ -594,7 +594,7 @@ def test_start_rule_tie_is_broken_by_the_deal_stream():
     for seed in range(1, 40):
         t = Table(hands=["3C 9C", "5D 6D", "3H KH"])
         t.hid[0]["rng"][0] = seed * 0x9E3779B97F4A7C15 % 2**64
-        start_nb(t.pub, t.priv, t.hid)
+        start_nb(t.pb, t.priv, t.hid[0])
         seen.add(t.seat)
         assert legal(t) == {PLAY("3")}
     assert seen == {0, 2}
