@@ -10,10 +10,10 @@ import numpy as np
 from numba import njit, prange, types
 
 from analyser.core.jit import kernel
-from analyser.games.palace.constants import ACTION, ERROR, MAX_PLAYERS
+from analyser.games.palace.constants import ERROR, MAX_PLAYERS
 from analyser.games.palace.rules import new_game_nb, play_out_nb
 from analyser.games.palace.state import (
-    HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, RECORD_DTYPE,
+    POLICIES_T, RECORD_DTYPE, new_state_nb,
 )
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
@@ -63,10 +63,7 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out
     bounce that count between threads."""
     params = params.copy()
     settings = settings.copy()
-    pub = np.zeros(1, PUBLIC_DTYPE)
-    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-    hid = np.zeros(1, HIDDEN_DTYPE)
-    legal = np.zeros(ACTION.N, np.bool_)
+    pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
         play_deal_nb(seed, first_deal + i, players, settings, policies, params, pub, priv, hid, legal, log)

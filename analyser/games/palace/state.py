@@ -9,9 +9,9 @@ A policy is called with the public record and its own seat's private record.
 """
 import numba
 import numpy as np
-from numba import types
+from numba import njit, types
 
-from analyser.games.palace.constants import MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
+from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
 
 P, S = MAX_PLAYERS, MAX_SLOTS
 
@@ -61,6 +61,15 @@ HIDDEN_DTYPE = np.dtype([
     ("voluntary", np.int16, (P,)),
     ("burns", np.int16, (P,)),
 ], align=True)
+
+
+
+@njit(cache=True)
+def new_state_nb():
+    """Zeroed arrays for one game, ``(pub, priv, hid, legal)``; from numba or Python."""
+    return (np.zeros(1, PUBLIC_DTYPE), np.zeros(MAX_PLAYERS, PRIVATE_DTYPE), np.zeros(1, HIDDEN_DTYPE),
+            np.zeros(ACTION.N, np.bool_))
+
 
 PUBLIC_T = numba.from_dtype(PUBLIC_DTYPE)
 PRIVATE_T = numba.from_dtype(PRIVATE_DTYPE)

@@ -12,11 +12,11 @@ import numpy as np
 from numba import njit, types
 
 from analyser.core.cards import card_names
-from analyser.games.palace.constants import ACTION, EVENT, MAX_PLAYERS, SOURCE_NAMES
+from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SOURCE_NAMES
 from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
 from analyser.games.palace.rules import deal_nb
 from analyser.games.palace.state import (
-    HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, RECORD_DTYPE,
+    POLICIES_T, RECORD_DTYPE, new_state_nb,
 )
 
 TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
@@ -25,10 +25,7 @@ TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], 
 
 @njit(TRACE_SIG, cache=True)
 def trace_nb(seed, deal, players, settings, policies, params, log, out):
-    pub = np.zeros(1, PUBLIC_DTYPE)
-    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-    hid = np.zeros(1, HIDDEN_DTYPE)
-    legal = np.zeros(ACTION.N, np.bool_)
+    pub, priv, hid, legal = new_state_nb()
     log[0] = 1
     play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
     record_nb(out[0], deal, pub, hid)
@@ -36,9 +33,7 @@ def trace_nb(seed, deal, players, settings, policies, params, log, out):
 
 def setup_event(seed: int, deal: int, players: int, settings: np.ndarray) -> dict:
     """The deal before any swap, as the trace's first line shows it."""
-    pub = np.zeros(1, PUBLIC_DTYPE)
-    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-    hid = np.zeros(1, HIDDEN_DTYPE)
+    pub, priv, hid, _ = new_state_nb()
     deal_nb(seed, deal, players, settings, pub, priv, hid)
     pb, hd = pub[0], hid[0]
     n = int(pb["n"])

@@ -14,7 +14,7 @@ from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import fill_play_legal_nb
-from analyser.games.palace.state import HIDDEN_DTYPE, POLICY_SIG, PRIVATE_DTYPE, PUBLIC_DTYPE
+from analyser.games.palace.state import POLICY_SIG, new_state_nb
 
 
 @njit(POLICY_SIG, cache=True)
@@ -36,10 +36,7 @@ class Table:
                  ten_on_anything=False, max_actions=5000, gone=""):
         players = len(hands)
         self.settings = np.array([0, int(ten_on_anything), max_actions], np.int64)
-        self.pub = np.zeros(1, PUBLIC_DTYPE)
-        self.priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-        self.hid = np.zeros(1, HIDDEN_DTYPE)
-        self.legal = np.zeros(ACTION.N, np.bool_)
+        self.pub, self.priv, self.hid, self.legal = new_state_nb()
         self.log = np.zeros(0, np.int32)
         pb, hd = self.pub[0], self.hid[0]
         pb["players"], pb["n"], pb["seat"], pb["phase"] = players, n, seat, PHASE.PLAY

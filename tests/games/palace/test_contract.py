@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from analyser.games.palace import stepwise
-from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_RANKS, PHASE
+from analyser.games.palace.constants import MAX_PLAYERS, N_RANKS, PHASE
 from analyser.games.palace.policies import random_policy
 from analyser.games.palace.rules import fill_play_legal_nb
-from analyser.games.palace.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PUBLIC_DTYPE
+from analyser.games.palace.state import new_state_nb
 
 
 def locations(pub, priv, hid, players):
@@ -38,8 +38,8 @@ def test_random_playouts_conserve_cards_and_end(players, short_game, ten):
     policies = (random_policy,) * MAX_PLAYERS
     params = np.zeros((MAX_PLAYERS, 8))
     params[:, 0] = 3                         # random swaps too
-    pub, priv, hid = np.zeros(1, PUBLIC_DTYPE), np.zeros(MAX_PLAYERS, PRIVATE_DTYPE), np.zeros(1, HIDDEN_DTYPE)
-    legal, log = np.zeros(ACTION.N, np.bool_), np.zeros(0, np.int32)
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
     for deal in range(12):
         stepwise.new_game(5, deal, players, settings, policies, params, pub, priv, hid, legal, log)
         check_conservation(pub, priv, hid, players)

@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from analyser.games.palace import stepwise
-from analyser.games.palace.constants import ACTION, MAX_PLAYERS
+from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.policies import POLICIES, random_policy
 from analyser.games.palace.rules import fill_play_legal_nb
-from analyser.games.palace.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PUBLIC_DTYPE
+from analyser.games.palace.state import new_state_nb
 
 
 def redeal_hidden(pub, priv, hid, seat, rng):
@@ -41,8 +41,8 @@ def test_decisions_ignore_hidden_cards(players):
     settings = np.array([0, 0, 5000], np.int64)
     walkers = (random_policy,) * MAX_PLAYERS
     walk_params = np.zeros((MAX_PLAYERS, 8))
-    pub, priv, hid = np.zeros(1, PUBLIC_DTYPE), np.zeros(MAX_PLAYERS, PRIVATE_DTYPE), np.zeros(1, HIDDEN_DTYPE)
-    legal, log = np.zeros(ACTION.N, np.bool_), np.zeros(0, np.int32)
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
     checked = 0
     changed = 0
     for deal in range(6):

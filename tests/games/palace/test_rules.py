@@ -13,7 +13,7 @@ from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, DRAW_PILE, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE, SOURCE
 from analyser.games.palace.policies import lowest_policy
 from analyser.games.palace.rules import apply_swap_nb, deal_nb, fill_swap_legal_nb, start_nb
-from analyser.games.palace.state import HIDDEN_DTYPE, POLICY_SIG, PRIVATE_DTYPE, PUBLIC_DTYPE
+from analyser.games.palace.state import POLICY_SIG, new_state_nb
 from analyser.games.palace.trace import decode_log
 from tests.games.palace.table import FACE_DOWN, PICKUP, PLAY, Table
 
@@ -608,10 +608,7 @@ def _swap_done(pub, pv, legal, params):
 def test_new_game_starter_holds_lowest_rank():
     # real deals (seed 7, deals 0-4, 2/3/4 players), every seat swaps nothing
     # seat s  hand: n cards   ->  the starter holds the lowest rank >= 3 over all hands
-    pub = np.zeros(1, PUBLIC_DTYPE)
-    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-    hid = np.zeros(1, HIDDEN_DTYPE)
-    lg = np.zeros(ACTION.N, np.bool_)
+    pub, priv, hid, lg = new_state_nb()
     log = np.zeros(0, np.int32)
     params = np.zeros((MAX_PLAYERS, 8))
     settings = np.array([0, 0, 5000], np.int64)
@@ -661,10 +658,7 @@ def test_max_actions_cap_aborts_table():
 def test_max_actions_cap_aborts_dealt_game():
     # a dealt 4-player game (seed 3, deal 0), max_actions = 10, lowest policy at every seat
     # seat 0..3  hand: 3  up: 3  down: 3      draw: 16
-    pub = np.zeros(1, PUBLIC_DTYPE)
-    priv = np.zeros(MAX_PLAYERS, PRIVATE_DTYPE)
-    hid = np.zeros(1, HIDDEN_DTYPE)
-    lg = np.zeros(ACTION.N, np.bool_)
+    pub, priv, hid, lg = new_state_nb()
     log = np.zeros(0, np.int32)
     params = np.zeros((MAX_PLAYERS, 1))
     settings = np.array([0, 0, 10], np.int64)
@@ -683,7 +677,7 @@ def test_max_actions_cap_aborts_dealt_game():
 
 
 def _fresh():
-    return np.zeros(1, PUBLIC_DTYPE), np.zeros(MAX_PLAYERS, PRIVATE_DTYPE), np.zeros(1, HIDDEN_DTYPE)
+    return new_state_nb()[:3]
 
 
 def _all_cards(pub, priv, hid, players):
