@@ -43,6 +43,20 @@ PRIVATE_DTYPE = np.dtype([
     ("rng", np.uint64, (1,)),           # the seat policy's own random stream
 ], align=True)
 
+# The game's counters: kept in the hidden record while playing, copied into the result record.
+COUNTERS = [
+    ("picked_up", np.int16, (P,)),
+    ("pickups", np.int16, (P,)),
+    ("voluntary", np.int16, (P,)),
+    ("burns", np.int16, (P,)),
+    ("actions", np.int32),
+    ("turns", np.int32),
+    ("decisions", np.int32),
+    ("aborted", np.bool_),
+    ("error", np.int8),
+    ("error_seat", np.int8),
+]
+
 HIDDEN_DTYPE = np.dtype([
     ("face_down", np.int8, (P, S)),
     ("draw", np.int8, (N_CARDS,)),      # draw pile, top at draw_len - 1
@@ -50,16 +64,7 @@ HIDDEN_DTYPE = np.dtype([
     ("unused_len", np.int8),
     ("rng", np.uint64, (1,)),           # the deal's stream
     ("first", np.int8),
-    ("actions", np.int32),
-    ("turns", np.int32),
-    ("decisions", np.int32),
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
-    ("picked_up", np.int16, (P,)),
-    ("pickups", np.int16, (P,)),
-    ("voluntary", np.int16, (P,)),
-    ("burns", np.int16, (P,)),
+    *COUNTERS,
 ], align=True)
 
 
@@ -82,8 +87,8 @@ POLICIES_T = types.UniTuple(POLICY_T, MAX_PLAYERS)
 # Settings travel into numba as one int64 row, in this order.
 SETTING_NAMES = ("short_game", "ten_on_anything", "max_actions")
 
-# One row per deal, the game's record (see analyser.core.records for the shape
-# every game shares: deal, place, win, aborted, actions, decisions).
+# One row per deal: the fields every game's record shares (deal, place, win,
+# aborted, actions, decisions; see analyser.core.registry.GameSpec) and Palace's own.
 RECORD_DTYPE = np.dtype([
     ("deal", np.int64),
     ("players", np.int8),
@@ -91,14 +96,5 @@ RECORD_DTYPE = np.dtype([
     ("place", np.int8, (P,)),
     ("win", np.uint8, (P,)),            # 1 for a winner (numba has no nested bools)
     ("loser", np.int8),
-    ("picked_up", np.int16, (P,)),
-    ("pickups", np.int16, (P,)),
-    ("voluntary", np.int16, (P,)),
-    ("burns", np.int16, (P,)),
-    ("actions", np.int32),
-    ("turns", np.int32),
-    ("decisions", np.int32),
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
+    *COUNTERS,
 ], align=True)
