@@ -12,6 +12,7 @@ import numpy as np
 
 from analyser.core.jit import inline_kernel, kernel
 from analyser.core.rng import below_nb, shuffle_nb, stream_seed_nb
+from analyser.games.palace.cycles import WATCH_FROM, watch_nb
 from analyser.games.palace.constants import (
     ACTION, DRAW_PILE, ERROR, EVENT, MAX_PLAYERS, MAX_SLOTS, MAX_SWAPS, N_CARDS,
     N_RANKS, PHASE, RANK, SOURCE,
@@ -499,12 +500,15 @@ def step_nb(policies, params, settings, pub, priv, hid, legal, log):
 
 @kernel
 def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
-    """Play turns until the game is over."""
+    """Play turns until the game is over. A simulation (no trace log) skips a
+    repeating cycle on its way to the cap, see cycles.py."""
     pb = pub[0]
     hd = hid[0]
     max_actions = settings[MAX_ACTIONS]
+    watch = log.size == 0
     while not turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
-        pass
+        if watch and hd["actions"] >= WATCH_FROM:
+            watch = not watch_nb(pub, priv, hd, max_actions)
 
 
 @kernel

@@ -57,6 +57,20 @@ COUNTERS = [
     ("error_seat", np.int8),
 ]
 
+# A copy of the position (public record and private records, as bytes) and of the
+# counters at one moment, for finding a repeating cycle (see cycles.py).
+POSITION_BYTES = PUBLIC_DTYPE.itemsize + P * PRIVATE_DTYPE.itemsize
+SNAPSHOT = [
+    ("snap", np.uint8, (POSITION_BYTES,)),
+    ("snap_picked_up", np.int16, (P,)),
+    ("snap_pickups", np.int16, (P,)),
+    ("snap_voluntary", np.int16, (P,)),
+    ("snap_burns", np.int16, (P,)),
+    ("snap_actions", np.int32),
+    ("snap_turns", np.int32),
+    ("snap_decisions", np.int32),
+]
+
 HIDDEN_DTYPE = np.dtype([
     ("face_down", np.int8, (P, S)),
     ("draw", np.int8, (N_CARDS,)),      # draw pile, top at draw_len - 1
@@ -65,8 +79,8 @@ HIDDEN_DTYPE = np.dtype([
     ("rng", np.uint64, (1,)),           # the deal's stream
     ("first", np.int8),
     *COUNTERS,
+    *SNAPSHOT,
 ], align=True)
-
 
 
 @njit(cache=True)

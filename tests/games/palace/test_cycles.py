@@ -1,0 +1,40 @@
+"""Skipping a repeating cycle on the way to the cap gives the record of the game played out."""
+import numpy as np
+
+import analyser
+from analyser.core.config import RunConfig
+from analyser.core.runner import ChunkRunner
+from analyser.games.palace.cycles import WATCH_FROM
+from analyser.games.palace.trace import trace_deal
+
+POLICIES = ["saver", "lowest", "pickup", "saver"]
+
+
+def played_out(seed, deal, rules=None):
+    """The record of the deal as the trace plays it: every action, no skipping."""
+    runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, seed, rules, deal))
+    _, record = trace_deal(seed, deal, 4, runner.settings, runner.fns, runner.params)
+    return record[0]
+
+
+def same_record(a, b):
+    return all(np.array_equal(a[name], b[name]) for name in a.dtype.names)
+
+
+def test_skipped_cycles_give_the_played_out_record():
+    sim = analyser.simulate("palace", policies=POLICIES, deals=1500, seed=1, progress=False)
+    aborted = np.flatnonzero(sim.records["aborted"])
+    assert aborted.size >= 3          # about 1 deal in 120 cycles with these policies
+    for deal in aborted[:3]:
+        rec = sim.records[deal]
+        assert rec["actions"] == 5000
+        assert same_record(rec, played_out(1, deal))
+
+
+def test_a_cap_that_is_not_a_whole_number_of_periods():
+    rules = {"max_actions": 1001}
+    sim = analyser.simulate("palace", policies=POLICIES, deals=600, seed=1, rules=rules, progress=False)
+    long = np.flatnonzero(sim.records["actions"] > WATCH_FROM)
+    assert long.size > 0
+    for deal in long[:3]:
+        assert same_record(sim.records[deal], played_out(1, deal, rules))
