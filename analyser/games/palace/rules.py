@@ -12,12 +12,13 @@ import numpy as np
 
 from analyser.core.jit import inline_kernel, kernel
 from analyser.core.rng import below_nb, shuffle_nb, stream_seed_nb
-from analyser.games.palace.cycles import WATCH_FROM, watch_nb
 from analyser.games.palace.constants import (
     ACTION, DRAW_PILE, ERROR, EVENT, MAX_PLAYERS, MAX_SLOTS, MAX_SWAPS, N_CARDS,
     N_RANKS, PHASE, RANK, SOURCE,
 )
+from analyser.games.palace.cycles import WATCH_FROM, watch_nb
 from analyser.games.palace.log import log_card_nb, log_event_nb
+from analyser.games.palace.state import PLAY_WORDS
 
 SHORT_GAME, TEN_ON_ANYTHING, MAX_ACTIONS = 0, 1, 2   # indices into the settings row
 
@@ -32,9 +33,20 @@ def target_size_nb(players, short_game):
 
 @kernel
 def add_to_hand_nb(pub, pv, seat, card):
+    r = card >> 2
     pv["has"][card] = True
-    pv["counts"][card >> 2] += 1
+    pv["plays"][r * 4 + pv["counts"][r]] = True
+    pv["counts"][r] += 1
     pub["hand_len"][seat] += 1
+
+
+@kernel
+def remove_from_hand_nb(pub, pv, seat, card):
+    r = card >> 2
+    pv["has"][card] = False
+    pv["counts"][r] -= 1
+    pv["plays"][r * 4 + pv["counts"][r]] = False
+    pub["hand_len"][seat] -= 1
 
 
 @kernel
@@ -127,10 +139,8 @@ def apply_swap_nb(pb, pv, seat, action):
         if pv["has"][card]:
             break
     up = pb["face_up"][seat, j]
-    pv["has"][card] = False
-    pv["counts"][r] -= 1
-    pv["has"][up] = True
-    pv["counts"][up >> 2] += 1
+    remove_from_hand_nb(pb, pv, seat, card)
+    add_to_hand_nb(pb, pv, seat, up)
     pb["face_up"][seat, j] = card
 
 
@@ -241,14 +251,15 @@ def playable_nb(pb, rank):
 
 
 ALL_RANKS = (1 << N_RANKS) - 1
-FIRST_TRUE = np.array([0, 0x01, 0x0101, 0x010101, 0x01010101], np.uint32)   # 4 bools, the first k True
+# The bytes of a word of PLAY entries (two ranks) to keep, by the two ranks' playable bits.
+KEEP_RANKS = np.array([0, 0xFFFFFFFF, 0xFFFFFFFF00000000, 0xFFFFFFFFFFFFFFFF], np.uint64)
+BYTE_SUM = np.uint64(0x0101010101010101)
 
 
 @kernel
 def playable_ranks_nb(pb):
     """The ranks that may be played now, as a bit mask: playable_nb for every
-    rank at once, except that the opening play must be the start rank. With the
-    mask the legal-action loop has no data-dependent branches to mispredict."""
+    rank at once, except that the opening play must be the start rank."""
     top = np.int64(pb["top_rank"])     # int8 shifts would overflow without the JIT
     if pb["first_play"]:
         return 1 << top
@@ -265,45 +276,68 @@ def playable_ranks_nb(pb):
 
 
 @kernel
+def fill_hand_plays_nb(pv, ranks, legal):
+    """PLAY entries from the hand: the hand's ``plays`` bytes of the playable
+    ranks, eight at a time (legal[:56] is C-contiguous and bools are bytes;
+    bytes 52..55 of ``plays`` are 0). Returns how many, and the last of them."""
+    out = legal[:8 * PLAY_WORDS].view(np.uint64)
+    hand = pv["plays"].view(np.uint64)
+    total = np.uint64(0)
+    for w in range(PLAY_WORDS):
+        x = hand[w] & KEEP_RANKS[(ranks >> (2 * w)) & 3]
+        out[w] = x
+        total += x                      # each byte lane counts its entries, at most 7
+    n = np.int64((total * BYTE_SUM) >> np.uint64(56))
+    only = ACTION.PICKUP
+    if n == 1:
+        for a in range(N_CARDS):
+            if legal[a]:
+                only = a
+    return n, only
+
+
+@kernel
+def fill_face_up_plays_nb(pb, seat, ranks, legal):
+    """PLAY entries from the face-up cards, one card at a time: PLAY(rank, k)
+    for the next k. Returns how many, and the last of them."""
+    for a in range(N_CARDS):
+        legal[a] = False
+    n = 0
+    only = ACTION.PICKUP
+    for j in range(MAX_SLOTS):
+        c = np.int64(pb["face_up"][seat, j])
+        if c >= 0 and ranks >> (c >> 2) & 1:
+            a = (c >> 2) * 4
+            for _ in range(3):
+                if legal[a]:
+                    a += 1
+            legal[a] = True
+            n += 1
+            only = a
+    return n, only
+
+
+@kernel
 def fill_play_legal_nb(pb, pv, seat, legal):
     """Legal actions of the seat to move: (how many, the action when there is one).
 
-    Only actions below SWAP are set: swap_phase_nb leaves the rest clear.
-    The PLAY entries are handled four at a time, PLAY(r, 1..4) as one uint32
-    (legal[:N_CARDS] is C-contiguous and bools are bytes); fixed-length loops
-    compile to a few stores instead of calls to memset."""
-    plays = legal[:N_CARDS].view(np.uint32)
-    for r in range(N_RANKS):
-        plays[r] = 0
+    Only actions below SWAP are set: swap_phase_nb leaves the rest clear."""
     for a in range(N_CARDS, ACTION.SWAP):
         legal[a] = False
     src = source_nb(pb, seat)
     pb["source"] = src
     if src == SOURCE.FACE_DOWN:
+        for a in range(N_CARDS):
+            legal[a] = False
         n = pb["face_down_len"][seat]
         for i in range(MAX_SLOTS):
             legal[ACTION.FACE_DOWN + i] = i < n
         return n, ACTION.FACE_DOWN
     ranks = playable_ranks_nb(pb)
-    n_legal = 0
-    only = ACTION.PICKUP
     if src == SOURCE.HAND:
-        for r in range(N_RANKS):
-            count = pv["counts"][r] if ranks >> r & 1 else 0
-            plays[r] = FIRST_TRUE[count]
-            n_legal += count
-            if count > 0:
-                only = r * 4
+        n_legal, only = fill_hand_plays_nb(pv, ranks, legal)
     else:
-        for j in range(MAX_SLOTS):      # one face-up card at a time: PLAY(rank, k) for the next k
-            c = np.int64(pb["face_up"][seat, j])
-            if c >= 0 and ranks >> (c >> 2) & 1:
-                a = (c >> 2) * 4
-                while legal[a]:
-                    a += 1
-                legal[a] = True
-                n_legal += 1
-                only = a
+        n_legal, only = fill_face_up_plays_nb(pb, seat, ranks, legal)
     if n_legal > 0 and pb["pile_len"] > 0:
         legal[ACTION.PICKUP] = True     # voluntary pickup
         n_legal += 1
@@ -419,9 +453,7 @@ def apply_play_nb(pb, pv, hd, seat, action, log):
         for suit in range(4):
             card = r * 4 + suit
             if k > 0 and pv["has"][card]:
-                pv["has"][card] = False
-                pv["counts"][r] -= 1
-                pb["hand_len"][seat] -= 1
+                remove_from_hand_nb(pb, pv, seat, card)
                 push_pile_nb(pb, card)
                 log_card_nb(log, head, card)
                 k -= 1

@@ -14,7 +14,7 @@ from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import fill_play_legal_nb
-from analyser.games.palace.state import POLICY_SIG, new_state_nb
+from analyser.games.palace.state import POLICY_SIG, new_state_nb, set_hand
 
 
 @njit(POLICY_SIG, cache=True)
@@ -46,9 +46,7 @@ class Table:
         face_up = face_up or [""] * players
         face_down = face_down or [""] * players
         for s in range(players):
-            for c in cards(hands[s]):
-                self.priv[s]["has"][c] = 1
-                self.priv[s]["counts"][c >> 2] += 1
+            set_hand(self.priv[s], cards(hands[s]))
             pb["hand_len"][s] = len(cards(hands[s]))
             up = cards(face_up[s])
             pb["face_up"][s, : len(up)] = up

@@ -20,8 +20,10 @@ def locations(pub, priv, hid, players):
         out[f"down{s}"] = list(hd["face_down"][s, : pb["face_down_len"][s]])
         assert pb["hand_len"][s] == len(out[f"hand{s}"])
         assert pb["face_up_len"][s] == len(out[f"up{s}"])
-        assert np.array_equal(np.bincount(np.array(out[f"hand{s}"], dtype=int) >> 2, minlength=N_RANKS),
-                              priv[s]["counts"])
+        counts = np.bincount(np.array(out[f"hand{s}"], dtype=int) >> 2, minlength=N_RANKS)
+        assert np.array_equal(counts, priv[s]["counts"])
+        plays = [int(k < counts[r]) for r in range(N_RANKS) for k in range(4)]
+        assert list(priv[s]["plays"][: len(plays)]) == plays and not priv[s]["plays"][len(plays):].any()
     return out
 
 

@@ -6,7 +6,7 @@ from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.policies import POLICIES, random_policy
 from analyser.games.palace.rules import fill_play_legal_nb
-from analyser.games.palace.state import new_state_nb
+from analyser.games.palace.state import new_state_nb, set_hand
 
 
 def redeal_hidden(pub, priv, hid, seat, rng):
@@ -21,11 +21,7 @@ def redeal_hidden(pub, priv, hid, seat, rng):
     pool = list(rng.permutation(pool))
     for s in others:
         size = int(pb["hand_len"][s])
-        priv2[s]["has"][:] = 0
-        priv2[s]["counts"][:] = 0
-        for c in pool[:size]:
-            priv2[s]["has"][c] = 1
-            priv2[s]["counts"][c >> 2] += 1
+        set_hand(priv2[s], pool[:size])
         del pool[:size]
     for s in range(players):
         size = int(pb["face_down_len"][s])
