@@ -17,6 +17,7 @@ Swap rules (the ``swap`` parameter every policy has):
 """
 from numba import njit
 
+from analyser.core.jit import inline_kernel, kernel
 from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.rng import below_nb
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
@@ -26,7 +27,7 @@ from analyser.games.palace.state import POLICY_SIG
 SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@kernel
 def random_legal_nb(pv, legal):
     """A uniformly random legal action, from the seat's own stream."""
     n = 0
@@ -42,7 +43,7 @@ def random_legal_nb(pv, legal):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def swap_nb(pub, pv, legal, rule):
     """One swap decision under a swap rule (see the module docstring)."""
     if rule == SWAP_RANDOM:
@@ -71,7 +72,7 @@ def swap_nb(pub, pv, legal, rule):
     return ACTION.SWAP_DONE
 
 
-@njit(cache=True)
+@inline_kernel
 def all_of_rank_nb(legal, r):
     """PLAY of every legal copy of rank r."""
     k = 0
@@ -80,12 +81,12 @@ def all_of_rank_nb(legal, r):
     return r * 4 + k - 1
 
 
-@njit(cache=True)
+@inline_kernel
 def is_special(r):
     return r == RANK.TWO or r == RANK.TEN
 
 
-@njit(cache=True)
+@inline_kernel
 def specials_held_nb(pub, pv):
     """2s and 10s in the seat's current source."""
     if pub["source"] == SOURCE.HAND:
@@ -98,7 +99,7 @@ def specials_held_nb(pub, pv):
     return n
 
 
-@njit(cache=True)
+@inline_kernel
 def lowest_legal_nb(legal, skip_specials):
     for r in range(N_RANKS):
         if legal[r * 4] and not (skip_specials and is_special(r)):
@@ -106,7 +107,7 @@ def lowest_legal_nb(legal, skip_specials):
     return -1
 
 
-@njit(cache=True)
+@inline_kernel
 def saver_play_nb(pub, pv, legal, keep, burn_at):
     """Lowest legal rank, all copies, holding back up to ``keep`` specials;
     when only specials are legal, one 2, or one 10 once the pile has ``burn_at`` cards."""

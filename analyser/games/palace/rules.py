@@ -31,7 +31,7 @@ def target_size_nb(players, short_game):
     return 6 if players == 2 else 4
 
 
-@kernel
+@inline_kernel
 def add_to_hand_nb(pub, pv, seat, card):
     r = card >> 2
     pv["has"][card] = True
@@ -40,7 +40,7 @@ def add_to_hand_nb(pub, pv, seat, card):
     pub["hand_len"][seat] += 1
 
 
-@kernel
+@inline_kernel
 def remove_from_hand_nb(pub, pv, seat, card):
     r = card >> 2
     pv["has"][card] = False
@@ -226,7 +226,7 @@ def start_nb(pb, priv, hd):
     pb["phase"] = PHASE.PLAY
 
 
-@kernel
+@inline_kernel
 def source_nb(pb, seat):
     if pb["hand_len"][seat] > 0:
         return SOURCE.HAND
@@ -256,7 +256,7 @@ KEEP_RANKS = np.array([0, 0xFFFFFFFF, 0xFFFFFFFF00000000, 0xFFFFFFFFFFFFFFFF], n
 BYTE_SUM = np.uint64(0x0101010101010101)
 
 
-@kernel
+@inline_kernel
 def playable_ranks_nb(pb):
     """The ranks that may be played now, as a bit mask: playable_nb for every
     rank at once, except that the opening play must be the start rank."""
@@ -275,7 +275,7 @@ def playable_ranks_nb(pb):
     return ranks
 
 
-@kernel
+@inline_kernel
 def fill_hand_plays_nb(pv, ranks, legal):
     """PLAY entries from the hand: the hand's ``plays`` bytes of the playable
     ranks, eight at a time (legal[:56] is C-contiguous and bools are bytes;
@@ -317,7 +317,7 @@ def fill_face_up_plays_nb(pb, seat, ranks, legal):
     return n, only
 
 
-@kernel
+@inline_kernel
 def fill_play_legal_nb(pb, pv, seat, legal):
     """Legal actions of the seat to move: (how many, the action when there is one).
 
@@ -348,7 +348,7 @@ def fill_play_legal_nb(pb, pv, seat, legal):
     return n_legal, only
 
 
-@kernel
+@inline_kernel
 def push_pile_nb(pb, card):
     r = card >> 2
     if pb["pile_len"] > 0 and pb["top_rank"] == r:
@@ -371,7 +371,7 @@ def burn_nb(pb, hd, seat, log):
     log_event_nb(log, EVENT.BURN, seat, 0)
 
 
-@kernel
+@inline_kernel
 def draw_nb(pb, pv, hd, seat, log):
     """Draw up to n cards after playing from the hand."""
     head = -1
@@ -398,7 +398,7 @@ def pickup_pile_nb(pb, pv, hd, seat, head, log):
     pb["top_run"] = 0
 
 
-@kernel
+@inline_kernel
 def next_seat_nb(pb, seat):
     """The next seat still playing (seat itself if none)."""
     s = seat
@@ -423,7 +423,7 @@ def finish_nb(pb):
     return True
 
 
-@kernel
+@inline_kernel
 def after_play_nb(pb, pv, hd, seat, src, log):
     """Burns, drawing, going out and who moves next, after cards reached the pile."""
     burned = pb["top_rank"] == RANK.TEN or pb["top_run"] >= 4
@@ -442,7 +442,7 @@ def after_play_nb(pb, pv, hd, seat, src, log):
         pb["seat"] = next_seat_nb(pb, seat)
 
 
-@kernel
+@inline_kernel
 def apply_play_nb(pb, pv, hd, seat, action, log):
     """PLAY(rank, k) from the hand or the face-up cards."""
     r = action >> 2
