@@ -31,11 +31,14 @@ def target_size_nb(players, short_game):
     return 6 if players == 2 else 4
 
 
+BYTE_BITS = np.array([1 << (8 * i) for i in range(8)], np.uint64)   # the low bit of each byte
+
+
 @inline_kernel
 def add_to_hand_nb(pub, pv, seat, card):
     r = card >> 2
     pv["has"][card] = True
-    pv["plays"][r * 4 + pv["counts"][r]] = True
+    pv["plays"][r >> 1] |= BYTE_BITS[(r & 1) * 4 + pv["counts"][r]]
     pv["counts"][r] += 1
     pub["hand_len"][seat] += 1
 
@@ -45,7 +48,7 @@ def remove_from_hand_nb(pub, pv, seat, card):
     r = card >> 2
     pv["has"][card] = False
     pv["counts"][r] -= 1
-    pv["plays"][r * 4 + pv["counts"][r]] = False
+    pv["plays"][r >> 1] &= ~BYTE_BITS[(r & 1) * 4 + pv["counts"][r]]
     pub["hand_len"][seat] -= 1
 
 
@@ -276,16 +279,14 @@ def playable_ranks_nb(pb):
 
 
 @inline_kernel
-def fill_hand_plays_nb(pv, ranks, legal):
+def fill_hand_plays_nb(pv, ranks, legal, words):
     """PLAY entries from the hand: the hand's ``plays`` bytes of the playable
-    ranks, eight at a time (legal[:56] is C-contiguous and bools are bytes;
-    bytes 52..55 of ``plays`` are 0). Returns how many, and the last of them."""
-    out = legal[:8 * PLAY_WORDS].view(np.uint64)
-    hand = pv["plays"].view(np.uint64)
+    ranks, eight at a time through ``words``, a uint64 view of legal[:56] (bools
+    are bytes; bytes 52..55 of ``plays`` are 0). Returns how many, and the last."""
     total = np.uint64(0)
     for w in range(PLAY_WORDS):
-        x = hand[w] & KEEP_RANKS[(ranks >> (2 * w)) & 3]
-        out[w] = x
+        x = pv["plays"][w] & KEEP_RANKS[(ranks >> (2 * w)) & 3]
+        words[w] = x
         total += x                      # each byte lane counts its entries, at most 7
     n = np.int64((total * BYTE_SUM) >> np.uint64(56))
     only = ACTION.PICKUP
@@ -318,10 +319,18 @@ def fill_face_up_plays_nb(pb, seat, ranks, legal):
 
 
 @inline_kernel
-def fill_play_legal_nb(pb, pv, seat, legal):
+def legal_words_nb(legal):
+    """The uint64 view of legal[:56] that fill_play_legal_nb writes through
+    (made once per game: a view checks its shape each time it is made)."""
+    return legal[:8 * PLAY_WORDS].view(np.uint64)
+
+
+@inline_kernel
+def fill_play_legal_nb(pb, pv, seat, legal, words):
     """Legal actions of the seat to move: (how many, the action when there is one).
 
-    Only actions below SWAP are set: swap_phase_nb leaves the rest clear."""
+    Only actions below SWAP are set: swap_phase_nb leaves the rest clear.
+    ``words`` is legal_words_nb(legal)."""
     for a in range(N_CARDS, ACTION.SWAP):
         legal[a] = False
     src = source_nb(pb, seat)
@@ -335,7 +344,7 @@ def fill_play_legal_nb(pb, pv, seat, legal):
         return n, ACTION.FACE_DOWN
     ranks = playable_ranks_nb(pb)
     if src == SOURCE.HAND:
-        n_legal, only = fill_hand_plays_nb(pv, ranks, legal)
+        n_legal, only = fill_hand_plays_nb(pv, ranks, legal, words)
     else:
         n_legal, only = fill_face_up_plays_nb(pb, seat, ranks, legal)
     if n_legal > 0 and pb["pile_len"] > 0:
@@ -502,14 +511,14 @@ def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
 
 
 @inline_kernel
-def turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
+def turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
     """One action by the seat to move. Returns True when the game is over."""
     if hd["actions"] >= max_actions:
         hd["aborted"] = True
         return True
     seat = pb["seat"]
     pv = priv[seat]
-    n_legal, only = fill_play_legal_nb(pb, pv, seat, legal)
+    n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
     a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only)
     if a < 0:
         return True
@@ -527,7 +536,7 @@ def turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
 @kernel
 def step_nb(policies, params, settings, pub, priv, hid, legal, log):
     """One action by the seat to move (for stepping through a game). True when it is over."""
-    return turn_nb(policies, params, settings[MAX_ACTIONS], pub[0], priv, hid[0], legal, log)
+    return turn_nb(policies, params, settings[MAX_ACTIONS], pub[0], priv, hid[0], legal, legal_words_nb(legal), log)
 
 
 @kernel
@@ -538,7 +547,8 @@ def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
     hd = hid[0]
     max_actions = settings[MAX_ACTIONS]
     watch = log.size == 0
-    while not turn_nb(policies, params, max_actions, pb, priv, hd, legal, log):
+    words = legal_words_nb(legal)
+    while not turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
         if watch and hd["actions"] >= WATCH_FROM:
             watch = not watch_nb(pub, priv, hd, max_actions)
 

@@ -40,9 +40,9 @@ PUBLIC_DTYPE = np.dtype([
 PLAY_WORDS = 7      # legal[:56] as uint64 words: PLAY(rank, 1..4) of two ranks a word
 
 PRIVATE_DTYPE = np.dtype([
-    # plays[r*4 + k-1] is 1 while the hand holds k or more cards of rank r: the
-    # hand's PLAY entries of the legal mask if every rank could be played
-    ("plays", np.uint8, (8 * PLAY_WORDS,)),
+    # byte r*4 + k-1 of plays is 1 while the hand holds k or more cards of rank r:
+    # the hand's PLAY entries of the legal mask if every rank could be played
+    ("plays", np.uint64, (PLAY_WORDS,)),
     ("has", np.uint8, (N_CARDS,)),     # hand membership by card id (numba has no nested bools)
     ("counts", np.int8, (N_RANKS,)),    # hand cards by rank
     ("rng", np.uint64, (1,)),           # the seat policy's own random stream
@@ -92,10 +92,11 @@ def set_hand(pv, hand) -> None:
     """Give a private record exactly these cards (for positions built by hand)."""
     for name in ("plays", "has", "counts"):
         pv[name][:] = 0
+    plays = pv["plays"].view(np.uint8)
     for card in hand:
         r = card >> 2
         pv["has"][card] = 1
-        pv["plays"][r * 4 + pv["counts"][r]] = 1
+        plays[r * 4 + pv["counts"][r]] = 1
         pv["counts"][r] += 1
 
 

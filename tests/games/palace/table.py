@@ -14,6 +14,7 @@ from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import fill_play_legal_nb
+from analyser.games.palace.state import PLAY_WORDS
 from analyser.games.palace.state import POLICY_SIG, new_state_nb, set_hand
 
 
@@ -21,6 +22,11 @@ from analyser.games.palace.state import POLICY_SIG, new_state_nb, set_hand
 def scripted(pub, pv, legal, params):
     """Plays the action in params[0]."""
     return int(params[0])
+
+
+def legal_actions(pb, pv, seat, legal):
+    """fill_play_legal_nb from Python: (how many, the action when there is one)."""
+    return fill_play_legal_nb(pb, pv, seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
 
 
 def PLAY(rank: str, k: int = 1) -> int:
@@ -94,7 +100,7 @@ class Table:
         return int(self.pb["seat"])
 
     def legal_actions(self) -> list[int]:
-        fill_play_legal_nb(self.pb, self.priv[self.seat], self.seat, self.legal)
+        legal_actions(self.pb, self.priv[self.seat], self.seat, self.legal)
         return [int(a) for a in np.flatnonzero(self.legal)]
 
     def counter(self, name: str, s: int) -> int:

@@ -5,8 +5,8 @@ import pytest
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS, N_RANKS, PHASE
 from analyser.games.palace.policies import random_policy
-from analyser.games.palace.rules import fill_play_legal_nb
 from analyser.games.palace.state import new_state_nb
+from tests.games.palace.table import legal_actions
 
 
 def locations(pub, priv, hid, players):
@@ -23,7 +23,8 @@ def locations(pub, priv, hid, players):
         counts = np.bincount(np.array(out[f"hand{s}"], dtype=int) >> 2, minlength=N_RANKS)
         assert np.array_equal(counts, priv[s]["counts"])
         plays = [int(k < counts[r]) for r in range(N_RANKS) for k in range(4)]
-        assert list(priv[s]["plays"][: len(plays)]) == plays and not priv[s]["plays"][len(plays):].any()
+        held = priv[s]["plays"].view(np.uint8)
+        assert list(held[: len(plays)]) == plays and not held[len(plays):].any()
     return out
 
 
@@ -49,7 +50,7 @@ def test_random_playouts_conserve_cards_and_end(players, short_game, ten):
         while not over:
             seat = pub[0]["seat"]
             assert pub[0]["place"][seat] == 0, "a player who is out is to move"
-            assert fill_play_legal_nb(pub[0], priv[seat], seat, legal)[0] >= 1
+            assert legal_actions(pub[0], priv[seat], seat, legal)[0] >= 1
             over = stepwise.step(policies, params, settings, pub, priv, hid, legal, log)
             check_conservation(pub, priv, hid, players)
         assert not hid[0]["aborted"]

@@ -5,8 +5,8 @@ import pytest
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.policies import POLICIES, random_policy
-from analyser.games.palace.rules import fill_play_legal_nb
 from analyser.games.palace.state import new_state_nb, set_hand
+from tests.games.palace.table import legal_actions
 
 
 def redeal_hidden(pub, priv, hid, seat, rng):
@@ -46,7 +46,7 @@ def test_decisions_ignore_hidden_cards(players):
         over = False
         while not over:
             seat = int(pub[0]["seat"])
-            if fill_play_legal_nb(pub[0], priv[seat], seat, legal)[0] > 1:
+            if legal_actions(pub[0], priv[seat], seat, legal)[0] > 1:
                 pub2, priv2, hid2 = redeal_hidden(pub, priv, hid, seat, rng)
                 changed += not np.array_equal(hid2["draw"], hid["draw"]) or not np.array_equal(
                     hid2["face_down"], hid["face_down"])
