@@ -54,9 +54,13 @@ def below_nb(st, n):
 
 @njit(cache=True)
 def shuffle_nb(st, a):
-    """Fisher-Yates shuffle of ``a`` in place."""
+    """Fisher-Yates shuffle of ``a`` in place: the same draws as below_nb, with
+    the stream kept in a register (through memory, each draw waited on the last)."""
+    s = st[0]
     for i in range(a.size - 1, 0, -1):
-        j = below_nb(st, i + 1)
+        s += _GOLDEN
+        j = np.int64(((mix64_nb(s) >> _S32) * np.uint64(i + 1)) >> _S32)
         t = a[i]
         a[i] = a[j]
         a[j] = t
+    st[0] = s

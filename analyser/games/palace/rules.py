@@ -117,18 +117,17 @@ def strength_nb(rank):
 
 @kernel
 def fill_swap_legal_nb(pb, pv, seat, legal):
-    """Any hand rank with any face-up slot, or done; returns how many."""
-    for a in range(ACTION.SWAP):
+    """Any hand rank with any face-up slot, or done; returns how many.
+    Clears everything, then writes the rows of the ranks the hand holds only."""
+    for a in range(ACTION.SWAP_DONE):
         legal[a] = False
-    n_slots = 0
-    for j in range(MAX_SLOTS):
-        n_slots += pb["face_up"][seat, j] >= 0
     n_legal = 1
     for r in range(N_RANKS):
-        held = pv["counts"][r] > 0
-        for j in range(MAX_SLOTS):
-            legal[ACTION.SWAP + r * MAX_SLOTS + j] = held and pb["face_up"][seat, j] >= 0
-        n_legal += n_slots if held else 0
+        if pv["counts"][r] > 0:
+            for j in range(MAX_SLOTS):
+                if pb["face_up"][seat, j] >= 0:
+                    legal[ACTION.SWAP + r * MAX_SLOTS + j] = True
+                    n_legal += 1
     legal[ACTION.SWAP_DONE] = True
     return n_legal
 
