@@ -17,6 +17,7 @@ Swap rules (the ``swap`` parameter every policy has):
   3 random - after each exchange, stop with probability 1/2, else make a
              uniformly random exchange.
 """
+import numpy as np
 from numba import njit
 
 from analyser.core.jit import inline_kernel, kernel
@@ -24,7 +25,7 @@ from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.rng import below_nb
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
 from analyser.games.palace.rules import strength_nb
-from analyser.games.palace.state import POLICY_SIG
+from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
 
 SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
 
@@ -74,12 +75,45 @@ def swap_nb(pub, pv, legal, rule):
     return ACTION.SWAP_DONE
 
 
+SPECIALS = (1 << RANK.TWO) | (1 << RANK.TEN)
+ALL_RANKS = (1 << N_RANKS) - 1
+_LOW_BYTES = np.uint64(0x01010101)
+
+
+@inline_kernel
+def legal_ranks_nb(legal):
+    """The ranks with a legal PLAY, as a bit mask (bit r: PLAY(r, 1) is legal).
+    Reads legal[:56] as words, PLAY(r, 1) of two ranks a word: no branch
+    depends on the cards, which is most of what a policy costs."""
+    words = legal[:8 * PLAY_WORDS].view(np.uint64)
+    ranks = 0
+    for w in range(PLAY_WORDS):
+        x = words[w]
+        ranks |= np.int64(x & np.uint64(1)) << (2 * w)
+        ranks |= np.int64((x >> np.uint64(32)) & np.uint64(1)) << (2 * w + 1)
+    return ranks & ALL_RANKS
+
+
+# The index of a single set bit b < 2**32: _BIT_INDEX[(b * 0x077CB531 >> 27) & 31] (de Bruijn).
+_BIT_INDEX = np.zeros(32, np.int64)
+for _i in range(32):
+    _BIT_INDEX[((1 << _i) * 0x077CB531 >> 27) & 31] = _i
+
+
+@inline_kernel
+def lowest_rank_nb(ranks):
+    """The lowest rank in a rank mask, -1 if none."""
+    if ranks == 0:
+        return -1
+    return _BIT_INDEX[((ranks & -ranks) * 0x077CB531 >> 27) & 31]
+
+
 @inline_kernel
 def all_of_rank_nb(legal, r):
-    """PLAY of every legal copy of rank r."""
-    k = 0
-    while k < 4 and legal[r * 4 + k]:
-        k += 1
+    """PLAY of every legal copy of rank r (its PLAY entries are the first k)."""
+    words = legal[:8 * PLAY_WORDS].view(np.uint64)
+    x = (words[r >> 1] >> np.uint64(32 * (r & 1))) & _LOW_BYTES
+    k = np.int64(((x * _LOW_BYTES) >> np.uint64(24)) & np.uint64(0xFF))
     return r * 4 + k - 1
 
 
@@ -102,19 +136,13 @@ def specials_held_nb(pub, pv):
 
 
 @inline_kernel
-def lowest_legal_nb(legal, skip_specials):
-    for r in range(N_RANKS):
-        if legal[r * 4] and not (skip_specials and is_special(r)):
-            return r
-    return -1
-
-
-@inline_kernel
 def saver_play_nb(pub, pv, legal, keep, burn_at):
     """Lowest legal rank, all copies, holding back up to ``keep`` specials;
     when only specials are legal, one 2, or one 10 once the pile has ``burn_at`` cards."""
-    hoard = specials_held_nb(pub, pv) <= keep
-    r = lowest_legal_nb(legal, hoard)
+    ranks = legal_ranks_nb(legal)
+    if specials_held_nb(pub, pv) <= keep:
+        ranks &= ~SPECIALS
+    r = lowest_rank_nb(ranks)
     if r >= 0:
         return all_of_rank_nb(legal, r)
     two, ten = legal[RANK.TWO * 4], legal[RANK.TEN * 4]
@@ -138,7 +166,7 @@ def lowest_policy(pub, pv, legal, params):
         return swap_nb(pub, pv, legal, params[0])
     if legal[ACTION.FACE_DOWN]:
         return ACTION.FACE_DOWN
-    r = lowest_legal_nb(legal, False)
+    r = lowest_rank_nb(legal_ranks_nb(legal))
     if r >= 0:
         return all_of_rank_nb(legal, r)
     return ACTION.PICKUP
@@ -161,10 +189,7 @@ def pickup_policy(pub, pv, legal, params):
         return ACTION.FACE_DOWN
     if legal[ACTION.PICKUP] and pub["pile_len"] <= params[3]:
         spend = int(params[4]) - 2          # card value -> rank index
-        cheap = False
-        for r in range(N_RANKS):
-            if legal[r * 4] and r < spend and not is_special(r):
-                cheap = True
+        cheap = legal_ranks_nb(legal) & ~SPECIALS & ((1 << spend) - 1)
         if not cheap:
             return ACTION.PICKUP
     return saver_play_nb(pub, pv, legal, params[1], params[2])
