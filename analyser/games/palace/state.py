@@ -65,15 +65,9 @@ COUNTERS = [
 # A copy of the position (public record and private records, as bytes) and of the
 # counters at one moment, for finding a repeating cycle (see cycles.py).
 POSITION_BYTES = PUBLIC_DTYPE.itemsize + P * PRIVATE_DTYPE.itemsize
-SNAPSHOT = [
-    ("snap", np.uint8, (POSITION_BYTES,)),
-    ("snap_picked_up", np.int16, (P,)),
-    ("snap_pickups", np.int16, (P,)),
-    ("snap_voluntary", np.int16, (P,)),
-    ("snap_burns", np.int16, (P,)),
-    ("snap_actions", np.int32),
-    ("snap_turns", np.int32),
-    ("snap_decisions", np.int32),
+CYCLE_COUNTERS = ("picked_up", "pickups", "voluntary", "burns", "actions", "turns", "decisions")
+SNAPSHOT = [("snap", np.uint8, (POSITION_BYTES,))] + [
+    ("snap_" + name, *shape) for name, *shape in COUNTERS if name in CYCLE_COUNTERS
 ]
 
 HIDDEN_DTYPE = np.dtype([
