@@ -450,6 +450,39 @@ def after_play_nb(pb, pv, hd, seat, src, log):
         pb["seat"] = next_seat_nb(pb, seat)
 
 
+FIRST_BYTES = np.array([0, 0x01, 0x0101, 0x010101, 0x01010101], np.uint64)   # the first k of 4 bytes set
+
+
+@inline_kernel
+def play_from_hand_nb(pb, pv, seat, r, k, head, log):
+    """k cards of rank r from the hand onto the pile, lowest suits first, with no
+    branch on which suits the hand holds: each suit's card is written to the next
+    pile slot and the slot kept only if the card was taken."""
+    start = np.int64(pb["pile_len"])
+    n = start
+    for suit in range(4):
+        card = r * 4 + suit
+        take = np.int64(pv["has"][card]) & (k > 0)
+        pv["has"][card] &= ~take
+        pb["pile"][min(n, N_CARDS - 1)] = card        # min: never past the pile's end
+        n += take
+        k -= take
+    played = n - start
+    pb["pile_len"] = n
+    pb["hand_len"][seat] -= played
+    pv["counts"][r] -= played
+    shift = np.uint64(32 * (r & 1))
+    word = pv["plays"][r >> 1] & ~(FIRST_BYTES[4] << shift)
+    pv["plays"][r >> 1] = word | (FIRST_BYTES[pv["counts"][r]] << shift)
+    if start > 0 and pb["top_rank"] == r:
+        pb["top_run"] += played
+    else:
+        pb["top_rank"] = r
+        pb["top_run"] = played
+    for i in range(start, n if head >= 0 else start):   # the trace
+        log_card_nb(log, head, pb["pile"][i])
+
+
 @inline_kernel
 def apply_play_nb(pb, pv, hd, seat, action, log):
     """PLAY(rank, k) from the hand or the face-up cards."""
@@ -458,13 +491,7 @@ def apply_play_nb(pb, pv, hd, seat, action, log):
     src = pb["source"]
     head = log_event_nb(log, EVENT.PLAY, seat, src)
     if src == SOURCE.HAND:
-        for suit in range(4):
-            card = r * 4 + suit
-            if k > 0 and pv["has"][card]:
-                remove_from_hand_nb(pb, pv, seat, card)
-                push_pile_nb(pb, card)
-                log_card_nb(log, head, card)
-                k -= 1
+        play_from_hand_nb(pb, pv, seat, r, k, head, log)
     else:
         for j in range(MAX_SLOTS):
             card = pb["face_up"][seat, j]
