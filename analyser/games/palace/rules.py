@@ -237,22 +237,22 @@ def source_nb(pb, seat):
     return SOURCE.FACE_DOWN
 
 
-@kernel
-def playable_nb(pb, rank):
-    """May a card of this rank go on the pile?"""
-    if pb["pile_len"] == 0:
+def may_play(rank, top, ten_on_anything):
+    """The pile rule: may a card of ``rank`` go on a pile whose top card has
+    rank ``top`` (-1: an empty pile)? Tabulated in PLAYABLE below."""
+    if top < 0 or rank == RANK.TWO or top == RANK.TWO:
         return True
-    top = pb["top_rank"]
-    if rank == RANK.TWO or top == RANK.TWO:
-        return True
-    if rank == RANK.TEN and pb["ten_on_anything"]:
+    if rank == RANK.TEN and ten_on_anything:
         return True
     if top == RANK.NINE:
         return rank <= RANK.NINE
     return rank >= top
 
 
-ALL_RANKS = (1 << N_RANKS) - 1
+# PLAYABLE[ten_on_anything, top + 1]: the ranks that may go on the pile, as a bit
+# mask; a table rather than branches because the pile's state is unpredictable.
+PLAYABLE = np.array([[sum(1 << r for r in range(N_RANKS) if may_play(r, top, ten)) for top in range(-1, N_RANKS)]
+                     for ten in (False, True)], np.int64)
 # The bytes of a word of PLAY entries (two ranks) to keep, by the two ranks' playable bits.
 KEEP_RANKS = np.array([0, 0xFFFFFFFF, 0xFFFFFFFF00000000, 0xFFFFFFFFFFFFFFFF], np.uint64)
 BYTE_SUM = np.uint64(0x0101010101010101)
@@ -260,21 +260,12 @@ BYTE_SUM = np.uint64(0x0101010101010101)
 
 @inline_kernel
 def playable_ranks_nb(pb):
-    """The ranks that may be played now, as a bit mask: playable_nb for every
-    rank at once, except that the opening play must be the start rank."""
+    """The ranks that may be played now, as a bit mask; the opening play must
+    be the start rank. An empty pile has top_rank -1."""
     top = np.int64(pb["top_rank"])     # int8 shifts would overflow without the JIT
     if pb["first_play"]:
         return 1 << top
-    if pb["pile_len"] == 0 or top == RANK.TWO:
-        return ALL_RANKS
-    if top == RANK.NINE:
-        ranks = (1 << (RANK.NINE + 1)) - 1              # 9 or lower
-    else:
-        ranks = ALL_RANKS & ~((1 << top) - 1)           # top or higher
-    ranks |= 1 << RANK.TWO
-    if pb["ten_on_anything"]:
-        ranks |= 1 << RANK.TEN
-    return ranks
+    return PLAYABLE[np.int64(pb["ten_on_anything"]), top + 1]
 
 
 @inline_kernel
@@ -513,7 +504,7 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
     hd["face_down"][seat, slot] = hd["face_down"][seat, last]
     hd["face_down"][seat, last] = -1
     pb["face_down_len"][seat] = last
-    if playable_nb(pb, card >> 2):
+    if playable_ranks_nb(pb) >> (card >> 2) & 1:
         head = log_event_nb(log, EVENT.PLAY, seat, SOURCE.FACE_DOWN)
         log_card_nb(log, head, card)
         push_pile_nb(pb, card)
