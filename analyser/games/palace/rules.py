@@ -337,14 +337,12 @@ def fill_play_legal_nb(pb, pv, seat, legal, words):
         n_legal, only = fill_hand_plays_nb(pv, ranks, legal, words)
     else:
         n_legal, only = fill_face_up_plays_nb(pb, seat, ranks, legal)
-    if n_legal > 0 and pb["pile_len"] > 0:
-        legal[ACTION.PICKUP] = True     # voluntary pickup
-        n_legal += 1
-    elif n_legal == 0:
-        legal[ACTION.PICKUP] = True     # no legal play: must pick up
-        n_legal = 1
-        only = ACTION.PICKUP
-    return n_legal, only
+    # a pickup is legal on a pile: voluntary beside a play, forced without one
+    # (without a play the pile is never empty); bitwise, so no branch on the pile
+    pickup = (pb["pile_len"] > 0) | (n_legal == 0)
+    legal[ACTION.PICKUP] = pickup
+    only = only if n_legal > 0 else ACTION.PICKUP
+    return n_legal + pickup, only
 
 
 @inline_kernel
