@@ -24,10 +24,12 @@ from analyser.core.jit import inline_kernel, kernel
 from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.rng import below_nb
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
-from analyser.games.palace.rules import strength_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
 
 SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
+# How much a card is worth keeping, by rank: 10 > 2 > A > K > ... > 3.
+STRENGTH = np.array([14 if r == RANK.TEN else 13 if r == RANK.TWO else r for r in range(N_RANKS)], np.int64)
+_NO_SLOT = 1 << 10
 
 
 @kernel
@@ -59,19 +61,21 @@ def swap_nb(pub, pv, legal, rule):
     if rule != SWAP_STRONG and rule != SWAP_WEAK:
         return ACTION.SWAP_DONE
     sign = 1 if rule == SWAP_STRONG else -1
-    # the hand card that most wants to go face up, and the face-up card that least does
-    hand_rank, hand_key = -1, -100
+    # The hand rank that most wants to go face up and the face-up slot that least
+    # does, each as one number (key * 16 + rank or slot) kept by max/min: no
+    # branch on the cards. Ranks have distinct keys; equal slots go to the lowest.
+    hand = -1
     for r in range(N_RANKS):
-        if pv["counts"][r] > 0 and sign * strength_nb(r) > hand_key:
-            hand_rank, hand_key = r, sign * strength_nb(r)
+        v = (sign * STRENGTH[r] + 16) * 16 + r
+        hand = max(hand, v if pv["counts"][r] > 0 else -1)
     seat = pub["seat"]
-    slot, slot_key = -1, 100
+    slot = _NO_SLOT
     for j in range(MAX_SLOTS):
         c = pub["face_up"][seat, j]
-        if c >= 0 and sign * strength_nb(c >> 2) < slot_key:
-            slot, slot_key = j, sign * strength_nb(c >> 2)
-    if hand_rank >= 0 and slot >= 0 and hand_key > slot_key:
-        return ACTION.SWAP + hand_rank * MAX_SLOTS + slot
+        v = (sign * STRENGTH[c >> 2] + 16) * 16 + j
+        slot = min(slot, v if c >= 0 else _NO_SLOT)
+    if hand >= 0 and slot < _NO_SLOT and hand >> 4 > slot >> 4:
+        return ACTION.SWAP + (hand & 15) * MAX_SLOTS + (slot & 15)
     return ACTION.SWAP_DONE
 
 

@@ -106,30 +106,20 @@ def deal_nb(seed, deal, players, settings, pub, priv, hid):
 
 
 @kernel
-def strength_nb(rank):
-    """How much a card is worth keeping: 10 > 2 > A > K > ... > 3."""
-    if rank == RANK.TEN:
-        return 14
-    if rank == RANK.TWO:
-        return 13
-    return rank
-
-
-@kernel
 def fill_swap_legal_nb(pb, pv, seat, legal):
     """Any hand rank with any face-up slot, or done; returns how many.
-    Clears everything, then writes the rows of the ranks the hand holds only."""
-    for a in range(ACTION.SWAP_DONE):
-        legal[a] = False
-    n_legal = 1
+    During the swap the first n face-up slots are full and the rest empty, and
+    swap_phase_nb has cleared everything else, so only the n columns of each
+    rank's row are written: no branch on the cards."""
+    n = pb["n"]
+    held = 0
     for r in range(N_RANKS):
-        if pv["counts"][r] > 0:
-            for j in range(MAX_SLOTS):
-                if pb["face_up"][seat, j] >= 0:
-                    legal[ACTION.SWAP + r * MAX_SLOTS + j] = True
-                    n_legal += 1
+        h = pv["counts"][r] > 0
+        held += h
+        for j in range(n):
+            legal[ACTION.SWAP + r * MAX_SLOTS + j] = h
     legal[ACTION.SWAP_DONE] = True
-    return n_legal
+    return 1 + held * n
 
 
 @kernel
@@ -177,6 +167,7 @@ def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only):
 @kernel
 def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
     """Each seat in turn exchanges hand and face-up cards until it says done."""
+    legal[:] = False
     for seat in range(pb["players"]):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
