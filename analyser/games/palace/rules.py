@@ -108,10 +108,10 @@ def deal_nb(seed, deal, players, settings, pub, priv, hid):
 @kernel
 def fill_swap_legal_nb(pb, pv, seat, legal):
     """Any hand rank with any face-up slot, or done; returns how many.
-    During the swap the first n face-up slots are full and the rest empty, and
-    swap_phase_nb has cleared everything else, so only the n columns of each
+    During the swap a seat's face-up cards fill its first slots, and
+    swap_phase_nb has cleared everything else, so only those columns of each
     rank's row are written: no branch on the cards."""
-    n = pb["n"]
+    n = pb["face_up_len"][seat]
     held = 0
     for r in range(N_RANKS):
         h = pv["counts"][r] > 0
