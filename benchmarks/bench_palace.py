@@ -3,7 +3,9 @@
     .venv/bin/python benchmarks/bench_palace.py [--deals 400000]
 
 Measures games/s, decisions/s and ns per decision on 1 and 2 threads with the
-built-in non-random policies at 4 players (compiled code already loaded), and
+built-in non-random policies at 4 players (compiled code already loaded), also
+per decision of a completed game (decisions/s counts the decisions of the cycle
+periods the engine skips, see analyser/games/palace/cycles.py), and
 the wall time of whole CLI runs: cold (empty numba cache) and warm.
 """
 from __future__ import annotations
@@ -25,6 +27,13 @@ MIXES = {
     "random x4": ["random"],
 }
 CLI = str(Path(sys.executable).with_name("analyser"))
+
+
+def completed_decisions(policies, deals):
+    """Decisions per completed game: the decisions a simulation plays. The
+    per-game counts include the cycle periods the engine skips (cycles.py)."""
+    g = analyser.simulate("palace", players=4, policies=policies, deals=deals, seed=1, progress=False).games
+    return g.loc[~g["aborted"], "decisions"].mean()
 
 
 def throughput(policies, deals, threads, repeats=3):
@@ -53,12 +62,15 @@ def main():
     args = ap.parse_args()
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"analyser {analyser.__version__}\n")
-    print("| policies (4 players) | threads | games/s | decisions/s | ns/decision | decisions/game |")
-    print("|---|---|---|---|---|---|")
+    print("| policies (4 players) | threads | games/s | decisions/s | ns/decision | decisions/game "
+          "| decisions/completed game | ns/decision, completed games |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, pols in MIXES.items():
+        played = completed_decisions(pols, min(args.deals, 100_000))
         for threads in (1, 2):
             g, d, ns, dpg = throughput(pols, args.deals, threads)
-            print(f"| {name} | {threads} | {g:,.0f} | {d:,.0f} | {ns:.1f} | {dpg:.1f} |")
+            print(f"| {name} | {threads} | {g:,.0f} | {d:,.0f} | {ns:.1f} | {dpg:.1f} "
+                  f"| {played:.1f} | {1e9 / (g * played):.1f} |")
     sim = [CLI, "simulate", "palace", "--deals", "10000", "--no-progress"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "ANALYSER_CACHE_DIR": cache}
