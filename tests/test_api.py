@@ -8,7 +8,7 @@ from numba import njit
 
 import analyser
 from analyser.core.errors import UserError
-from analyser.games.palace.constants import ACTION
+from analyser.games.palace.constants import ACTION, PHASE
 
 MIX = ["saver", "lowest", "pickup:max_pile=5", "random"]
 
@@ -75,9 +75,22 @@ def cheat(pub, pv, legal, params):
     return ACTION.N - 1          # SWAP_DONE: illegal during play
 
 
+@njit
+def forger(pub, pv, legal, params):
+    """Marks an action of the other phase legal and takes it."""
+    a = ACTION.FACE_DOWN if pub["phase"] == PHASE.SWAP else ACTION.SWAP
+    legal[a] = True
+    return a
+
+
 def test_an_illegal_action_names_the_policy():
     with pytest.raises(UserError, match="cheat"):
         analyser.simulate("palace", policies=["saver", cheat], players=2, deals=10)
+
+
+def test_a_policy_that_writes_into_the_mask_cannot_reach_the_other_phase():
+    with pytest.raises(UserError, match="forger"):
+        analyser.simulate("palace", policies=["saver", forger], players=2, deals=10)
 
 
 def test_results_file_round_trip(tmp_path):

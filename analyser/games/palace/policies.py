@@ -4,9 +4,10 @@ A policy is an ``@njit`` function ``(pub, pv, legal, params) -> action`` with
 ``POLICY_SIG``: ``pub`` is the public record, ``pv`` the deciding seat's own
 private record (its hand and its random stream), ``legal`` the legal-action
 mask and ``params`` the seat's parameter row, in the order of its ParamSpecs.
-It is only called when there is a choice, and must be a pure function of its
-arguments (randomness from ``pv["rng"]``): reproducibility and the cycle skip
-in cycles.py rely on it. Ranks in parameters are written as
+It is only called when there is a choice, must leave ``legal`` as it found it
+(the random swap rule restores what it changes), and must be a pure function of
+its arguments (randomness from ``pv["rng"]``): reproducibility and the cycle
+skip in cycles.py rely on it. Ranks in parameters are written as
 on the cards: 2..10, J=11, Q=12, K=13, A=14.
 
 Swap rules (the ``swap`` parameter every policy has):

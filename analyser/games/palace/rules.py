@@ -150,13 +150,16 @@ def log_swap_nb(pb, pv, seat, log):
 
 
 @inline_kernel
-def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only):
-    """Ask the seat's policy when there is a choice (else play ``only``); check its answer."""
+def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi):
+    """Ask the seat's policy when there is a choice (else play ``only``); check its
+    answer. The phase's actions are lo..hi-1: checking the range as well as the
+    mask keeps a policy that wrote into the mask from reaching the other phase's
+    actions."""
     if n_legal == 1:
         return only
     hd["decisions"] += 1
     a = policies[seat](pb, priv[seat], legal, params[seat])
-    if a < 0 or a >= legal.size or not legal[a]:
+    if a < lo or a >= hi or not legal[a]:
         hd["error"] = ERROR.ILLEGAL_ACTION
         hd["error_seat"] = seat
         hd["aborted"] = True
@@ -172,7 +175,7 @@ def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
             n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
-            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE)
+            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP, ACTION.N)
             if a < 0:
                 return
             if a == ACTION.SWAP_DONE:
@@ -525,7 +528,7 @@ def turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
     seat = pb["seat"]
     pv = priv[seat]
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
-    a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only)
+    a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, 0, ACTION.SWAP)
     if a < 0:
         return True
     hd["actions"] += 1
