@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass
 
 from analyser.core.config import DEFAULT_CHUNK, RunConfig
-from analyser.core.runner import ChunkRunner, run
+from analyser.core.runner import ChunkRunner, preparing, run
 from analyser.results import SimulationResult
 
 
@@ -24,7 +24,8 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     Deals ``first_deal .. first_deal + deals - 1`` of ``seed`` are played, so
     two calls with the same seed and different policies play the same deals.
     """
-    config = RunConfig.build(game, players, policies, deals, seed, rules, first_deal)
+    with preparing(progress):
+        config = RunConfig.build(game, players, policies, deals, seed, rules, first_deal)
     return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
                keep_records=keep_records, out=out)
 

@@ -69,6 +69,16 @@ class ChunkRunner:
         return out
 
 
+def preparing(enabled: bool):
+    """A spinner on stderr while compiled code is loaded: the first run after an
+    install or an edit compiles it, which takes a while with nothing else to show."""
+    if not enabled:
+        return nullcontext(None)
+    from rich.console import Console
+
+    return Console(stderr=True).status("loading compiled code (after an install or an edit: compiling, ~20 s)")
+
+
 def _progress(total: int, enabled: bool):
     if not enabled:
         return nullcontext(None)
@@ -89,7 +99,8 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
     game = config.game
     meta = config.metadata()
     writer = RecordWriter(out, meta) if out is not None else None
-    runner = ChunkRunner(config)
+    with preparing(progress):
+        runner = ChunkRunner(config)
     tally = Tally(config.players, game.seat_events, game.game_events)
     kept = []
     seconds = 0.0
