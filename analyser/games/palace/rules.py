@@ -263,32 +263,25 @@ def playable_ranks_nb(pb):
 
 
 @inline_kernel
-def fill_hand_plays_nb(pv, ranks, legal, words):
+def fill_hand_plays_nb(pv, ranks, words):
     """PLAY entries from the hand: the hand's ``plays`` bytes of the playable
     ranks, eight at a time through ``words``, a uint64 view of legal[:56] (bools
-    are bytes; bytes 52..55 of ``plays`` are 0). Returns how many, and the last."""
+    are bytes; bytes 52..55 of ``plays`` are 0). Returns how many."""
     total = np.uint64(0)
     for w in range(PLAY_WORDS):
         x = pv["plays"][w] & KEEP_RANKS[(ranks >> (2 * w)) & 3]
         words[w] = x
         total += x                      # each byte lane counts its entries, at most 7
-    n = np.int64((total * BYTE_SUM) >> np.uint64(56))
-    only = ACTION.PICKUP
-    if n == 1:
-        for a in range(N_CARDS):
-            if legal[a]:
-                only = a
-    return n, only
+    return np.int64((total * BYTE_SUM) >> np.uint64(56))
 
 
 @kernel
 def fill_face_up_plays_nb(pb, seat, ranks, legal):
     """PLAY entries from the face-up cards, one card at a time: PLAY(rank, k)
-    for the next k. Returns how many, and the last of them."""
+    for the next k. Returns how many."""
     for a in range(N_CARDS):
         legal[a] = False
     n = 0
-    only = ACTION.PICKUP
     for j in range(MAX_SLOTS):
         c = np.int64(pb["face_up"][seat, j])
         if c >= 0 and ranks >> (c >> 2) & 1:
@@ -298,8 +291,7 @@ def fill_face_up_plays_nb(pb, seat, ranks, legal):
                     a += 1
             legal[a] = True
             n += 1
-            only = a
-    return n, only
+    return n
 
 
 @inline_kernel
@@ -328,15 +320,20 @@ def fill_play_legal_nb(pb, pv, seat, legal, words):
         return n, ACTION.FACE_DOWN
     ranks = playable_ranks_nb(pb)
     if src == SOURCE.HAND:
-        n_legal, only = fill_hand_plays_nb(pv, ranks, legal, words)
+        n_plays = fill_hand_plays_nb(pv, ranks, words)
     else:
-        n_legal, only = fill_face_up_plays_nb(pb, seat, ranks, legal)
+        n_plays = fill_face_up_plays_nb(pb, seat, ranks, legal)
     # a pickup is legal on a pile: voluntary beside a play, forced without one
     # (without a play the pile is never empty); bitwise, so no branch on the pile
-    pickup = (pb["pile_len"] > 0) | (n_legal == 0)
+    pickup = (pb["pile_len"] > 0) | (n_plays == 0)
     legal[ACTION.PICKUP] = pickup
-    only = only if n_legal > 0 else ACTION.PICKUP
-    return n_legal + pickup, only
+    n_legal = n_plays + pickup
+    only = ACTION.PICKUP
+    if n_legal == 1 and not pickup:     # a single play, on an empty pile
+        for a in range(N_CARDS):
+            if legal[a]:
+                only = a
+    return n_legal, only
 
 
 @inline_kernel
