@@ -126,10 +126,9 @@ def fill_swap_legal_nb(pb, pv, seat, legal):
 def apply_swap_nb(pb, pv, seat, action):
     r = (action - ACTION.SWAP) // MAX_SLOTS
     j = (action - ACTION.SWAP) % MAX_SLOTS
-    for suit in range(4):
-        card = r * 4 + suit
-        if pv["has"][card]:
-            break
+    card = r * 4 + 3                    # the hand's lowest suit of rank r, found without branching
+    for suit in range(2, -1, -1):
+        card = r * 4 + suit if pv["has"][r * 4 + suit] else card
     up = pb["face_up"][seat, j]
     remove_from_hand_nb(pb, pv, seat, card)
     add_to_hand_nb(pb, pv, seat, up)
