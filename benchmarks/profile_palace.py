@@ -1,0 +1,95 @@
+"""Run Palace games under `perf record` with the compiled functions named.
+
+    perf record -o /tmp/palace.data .venv/bin/python benchmarks/profile_palace.py [--deals 600000]
+    perf report -i /tmp/palace.data --no-children --sort sym
+
+numba's machine code is anonymous memory to perf. This script compiles the
+engine afresh (a temporary cache, so the code objects are in memory), then
+writes /tmp/perf-<pid>.map with every compiled function's address and exact
+size (from the object file's symbol table), which perf reads by itself. It
+uses numba internals (CodeLibrary._get_compiled_object), so it is a tool for
+speed work, not part of the package.
+"""
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+_CACHE = tempfile.mkdtemp(prefix="analyser-profile-")
+os.environ["ANALYSER_CACHE_DIR"] = _CACHE           # before analyser is imported
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+
+from analyser.games.palace import engine, policies  # noqa: E402
+from analyser.games.palace.state import RECORD_DTYPE  # noqa: E402
+
+MIX = ("saver", "lowest", "pickup", "saver")
+
+
+def symbols(library):
+    """(address, size, name) of the functions defined in a compiled library
+    (none for numba's own runtime library, which keeps no object code)."""
+    try:
+        code = library._get_compiled_object()
+    except ValueError:
+        return
+    with tempfile.NamedTemporaryFile(suffix=".o") as obj:
+        obj.write(code)
+        obj.flush()
+        listing = subprocess.run(["nm", "-S", "--defined-only", obj.name], capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tT" and int(parts[1], 16) > 0:
+            address = library.get_pointer_to_function(parts[3])
+            if address:
+                yield address, int(parts[1], 16), parts[3]
+
+
+def write_perf_map(dispatchers) -> int:
+    libraries, seen, entries = [c.library for d in dispatchers for c in d.overloads.values()], set(), {}
+    while libraries:
+        library = libraries.pop()
+        if id(library) not in seen:
+            seen.add(id(library))
+            libraries.extend(getattr(library, "_linking_libraries", ()))
+            entries.update((a, (size, name)) for a, size, name in symbols(library))
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+        for address in sorted(entries):
+            size, name = entries[address]
+            out.write(f"{address:x} {size:x} {name}\n")
+    return len(entries)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deals", type=int, default=600_000)
+    args = ap.parse_args()
+    specs = {spec.name: spec for spec in policies.POLICIES}
+    fns = tuple(specs[name].fn for name in MIX)
+    params = np.zeros((4, 8))
+    for seat, name in enumerate(MIX):
+        params[seat] = specs[name].bind().row()
+    settings = np.array([0, 0, 5000], np.int64)
+    numba.set_num_threads(1)
+    out = np.zeros(args.deals, RECORD_DTYPE)
+    engine.simulate_nb(1, 0, 4, settings, fns, params, out[:10])
+    n = write_perf_map([engine.simulate_nb] + [spec.fn for spec in policies.POLICIES])
+    start = time.perf_counter()
+    engine.simulate_nb(1, 0, 4, settings, fns, params, out)
+    seconds = time.perf_counter() - start
+    print(f"{n} functions mapped; {args.deals / seconds:,.0f} games/s ({', '.join(MIX)}, one thread)",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
