@@ -361,10 +361,9 @@ def burn_nb(pb, hd, seat, log):
 @inline_kernel
 def draw_nb(pb, pv, hd, seat, log):
     """Draw up to n cards after playing from the hand."""
-    head = -1
-    while pb["hand_len"][seat] < pb["n"] and pb["draw_len"] > 0:
-        if head < 0:
-            head = log_event_nb(log, EVENT.DRAW, seat, 0)
+    want = max(0, min(pb["n"] - pb["hand_len"][seat], pb["draw_len"]))
+    head = log_event_nb(log, EVENT.DRAW, seat, 0) if want > 0 else -1
+    for _ in range(want):
         pb["draw_len"] -= 1
         card = hd["draw"][pb["draw_len"]]
         add_to_hand_nb(pb, pv, seat, card)
