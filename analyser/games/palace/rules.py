@@ -185,31 +185,34 @@ def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
     legal[:] = False    # from here on only play actions are set, see fill_play_legal_nb
 
 
-@kernel
+@inline_kernel
 def lowest_start_rank_nb(pv):
-    """The seat's lowest hand rank of 3 or above (N_RANKS if it holds only 2s)."""
-    for r in range(RANK.THREE, N_RANKS):
-        if pv["counts"][r] > 0:
-            return r
-    return N_RANKS
+    """The seat's lowest hand rank of 3 or above (N_RANKS if it holds only 2s),
+    by a scan with no early exit: no branch on the cards."""
+    low = N_RANKS
+    for r in range(N_RANKS - 1, RANK.THREE - 1, -1):
+        low = r if pv["counts"][r] > 0 else low
+    return low
 
 
 @kernel
 def start_nb(pb, priv, hd):
     """The start rule: the lowest rank of 3 or above in any hand; ties by the deal's stream."""
+    lows = 0                        # seat s's lowest start rank in bits 4s .. 4s+3
     best = N_RANKS
+    for s in range(pb["players"]):
+        low = lowest_start_rank_nb(priv[s])
+        lows |= low << (4 * s)
+        best = min(best, low)
     n_holders = 0
     for s in range(pb["players"]):
-        r = lowest_start_rank_nb(priv[s])
-        if r < best:
-            best = r
-            n_holders = 0
-        if r == best and r < N_RANKS:
-            n_holders += 1
+        n_holders += (lows >> (4 * s) & 15) == best
+    if best == N_RANKS:             # only 2s in every hand: seat 0 starts
+        n_holders = 0
     pick = below_nb(hd["rng"], max(n_holders, 1))
     first = 0                       # the pick-th holder, in seat order
     for s in range(pb["players"]):
-        if best < N_RANKS and lowest_start_rank_nb(priv[s]) == best:
+        if best < N_RANKS and (lows >> (4 * s) & 15) == best:
             if pick == 0:
                 first = s
                 break
