@@ -141,16 +141,16 @@ def specials_held_nb(pub, pv):
 
 
 @inline_kernel
-def saver_play_nb(pub, pv, legal, keep, burn_at):
-    """Lowest legal rank, all copies, holding back up to ``keep`` specials;
-    when only specials are legal, one 2, or one 10 once the pile has ``burn_at`` cards."""
-    ranks = legal_ranks_nb(legal)
+def saver_play_nb(pub, pv, legal, ranks, keep, burn_at):
+    """Lowest legal rank (``ranks``: legal_ranks_nb), all copies, holding back up
+    to ``keep`` specials; when only specials are legal, one 2, or one 10 once the
+    pile has ``burn_at`` cards."""
+    two, ten = ranks >> RANK.TWO & 1, ranks >> RANK.TEN & 1
     if specials_held_nb(pub, pv) <= keep:
         ranks &= ~SPECIALS
     r = lowest_rank_nb(ranks)
     if r >= 0:
         return all_of_rank_nb(legal, r)
-    two, ten = legal[RANK.TWO * 4], legal[RANK.TEN * 4]
     if ten and (pub["pile_len"] >= burn_at or not two):
         return RANK.TEN * 4
     if two:
@@ -183,7 +183,7 @@ def saver_policy(pub, pv, legal, params):
         return swap_nb(pub, pv, legal, params[0])
     if legal[ACTION.FACE_DOWN]:
         return ACTION.FACE_DOWN
-    return saver_play_nb(pub, pv, legal, params[1], params[2])
+    return saver_play_nb(pub, pv, legal, legal_ranks_nb(legal), params[1], params[2])
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
@@ -192,12 +192,12 @@ def pickup_policy(pub, pv, legal, params):
         return swap_nb(pub, pv, legal, params[0])
     if legal[ACTION.FACE_DOWN]:
         return ACTION.FACE_DOWN
+    ranks = legal_ranks_nb(legal)
     if legal[ACTION.PICKUP] and pub["pile_len"] <= params[3]:
         spend = int(params[4]) - 2          # card value -> rank index
-        cheap = legal_ranks_nb(legal) & ~SPECIALS & ((1 << spend) - 1)
-        if not cheap:
+        if not ranks & ~SPECIALS & ((1 << spend) - 1):     # nothing cheap to play
             return ACTION.PICKUP
-    return saver_play_nb(pub, pv, legal, params[1], params[2])
+    return saver_play_nb(pub, pv, legal, ranks, params[1], params[2])
 
 
 _SWAP = ParamSpec("swap", 1, "swap rule: 0 keep, 1 strong cards face up, 2 strong cards in hand, 3 random",
