@@ -24,6 +24,8 @@ import analyser
 MIXES = {
     "saver,lowest,pickup,saver": ["saver", "lowest", "pickup", "saver"],
     "saver x4": ["saver"],
+    "lowest x4": ["lowest"],
+    "pickup x4": ["pickup"],
     "random x4": ["random"],
 }
 CLI = str(Path(sys.executable).with_name("analyser"))
