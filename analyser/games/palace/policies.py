@@ -25,6 +25,7 @@ from analyser.core.jit import inline_kernel, kernel
 from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.rng import below_nb
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
+from analyser.games.palace.rules import legal_words_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
 
 SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
@@ -90,7 +91,7 @@ def legal_ranks_nb(legal):
     """The ranks with a legal PLAY, as a bit mask (bit r: PLAY(r, 1) is legal).
     Reads legal[:56] as words, PLAY(r, 1) of two ranks a word: no branch
     depends on the cards, which is most of what a policy costs."""
-    words = legal[:8 * PLAY_WORDS].view(np.uint64)
+    words = legal_words_nb(legal)
     ranks = 0
     for w in range(PLAY_WORDS):
         x = words[w]
@@ -116,15 +117,9 @@ def lowest_rank_nb(ranks):
 @inline_kernel
 def all_of_rank_nb(legal, r):
     """PLAY of every legal copy of rank r (its PLAY entries are the first k)."""
-    words = legal[:8 * PLAY_WORDS].view(np.uint64)
-    x = (words[r >> 1] >> np.uint64(32 * (r & 1))) & _LOW_BYTES
+    x = (legal_words_nb(legal)[r >> 1] >> np.uint64(32 * (r & 1))) & _LOW_BYTES
     k = np.int64(((x * _LOW_BYTES) >> np.uint64(24)) & np.uint64(0xFF))
     return r * 4 + k - 1
-
-
-@inline_kernel
-def is_special(r):
-    return r == RANK.TWO or r == RANK.TEN
 
 
 @inline_kernel
@@ -134,8 +129,8 @@ def specials_held_nb(pub, pv):
         return pv["counts"][RANK.TWO] + pv["counts"][RANK.TEN]
     n = 0
     for j in range(MAX_SLOTS):
-        c = pub["face_up"][pub["seat"], j]
-        if c >= 0 and is_special(c >> 2):
+        c = np.int64(pub["face_up"][pub["seat"], j])
+        if c >= 0 and SPECIALS >> (c >> 2) & 1:
             n += 1
     return n
 

@@ -298,8 +298,9 @@ def fill_face_up_plays_nb(pb, seat, ranks, legal):
 
 @inline_kernel
 def legal_words_nb(legal):
-    """The uint64 view of legal[:56] that fill_play_legal_nb writes through
-    (made once per game: a view checks its shape each time it is made)."""
+    """legal[:56] as uint64 words, PLAY(r, 1..4) of two ranks a word: what
+    fill_play_legal_nb writes through (made once per game there: a view checks
+    its shape each time it is made) and the built-in policies read."""
     return legal[:8 * PLAY_WORDS].view(np.uint64)
 
 
@@ -339,15 +340,22 @@ def fill_play_legal_nb(pb, pv, seat, legal, words):
 
 
 @inline_kernel
-def push_pile_nb(pb, card):
-    r = card >> 2
-    if pb["pile_len"] > 0 and pb["top_rank"] == r:
-        pb["top_run"] += 1
+def pushed_run_nb(pb, r, start, played):
+    """After ``played`` cards of rank r went onto a pile of ``start`` cards: the
+    run of r on top grows, or starts."""
+    pb["pile_len"] = start + played
+    if start > 0 and pb["top_rank"] == r:
+        pb["top_run"] += played
     else:
         pb["top_rank"] = r
-        pb["top_run"] = 1
-    pb["pile"][pb["pile_len"]] = card
-    pb["pile_len"] += 1
+        pb["top_run"] = played
+
+
+@inline_kernel
+def push_pile_nb(pb, card):
+    start = pb["pile_len"]
+    pb["pile"][start] = card
+    pushed_run_nb(pb, card >> 2, start, 1)
 
 
 @kernel
@@ -449,17 +457,12 @@ def play_from_hand_nb(pb, pv, seat, r, k, head, log):
         n += take
         k -= take
     played = n - start
-    pb["pile_len"] = n
     pb["hand_len"][seat] -= played
     pv["counts"][r] -= played
     shift = np.uint64(32 * (r & 1))
     word = pv["plays"][r >> 1] & ~(FIRST_BYTES[4] << shift)
     pv["plays"][r >> 1] = word | (FIRST_BYTES[pv["counts"][r]] << shift)
-    if start > 0 and pb["top_rank"] == r:
-        pb["top_run"] += played
-    else:
-        pb["top_rank"] = r
-        pb["top_run"] = played
+    pushed_run_nb(pb, r, start, played)
     for i in range(start, n if head >= 0 else start):   # the trace
         log_card_nb(log, head, pb["pile"][i])
 
