@@ -82,18 +82,6 @@ HIDDEN_DTYPE = np.dtype([
 ], align=True)
 
 
-def set_hand(pv, hand) -> None:
-    """Give a private record exactly these cards (for positions built by hand)."""
-    for name in ("plays", "has", "counts"):
-        pv[name][:] = 0
-    plays = pv["plays"].view(np.uint8)
-    for card in hand:
-        r = card >> 2
-        pv["has"][card] = 1
-        plays[r * 4 + pv["counts"][r]] = 1
-        pv["counts"][r] += 1
-
-
 @njit(cache=True)
 def new_state_nb():
     """Zeroed arrays for one game, ``(pub, priv, hid, legal)``; from numba or Python."""

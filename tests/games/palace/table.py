@@ -13,15 +13,24 @@ from numba import njit
 from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
-from analyser.games.palace.rules import fill_play_legal_nb
+from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import PLAY_WORDS
-from analyser.games.palace.state import POLICY_SIG, new_state_nb, set_hand
+from analyser.games.palace.state import POLICY_SIG, new_state_nb
 
 
 @njit(POLICY_SIG, cache=True)
 def scripted(pub, pv, legal, params):
     """Plays the action in params[0]."""
     return int(params[0])
+
+
+def give_hand(pb, pv, seat, hand) -> None:
+    """Give a seat exactly these cards, through the engine's own add_to_hand_nb."""
+    for name in ("plays", "has", "counts"):
+        pv[name][:] = 0
+    pb["hand_len"][seat] = 0
+    for card in hand:
+        add_to_hand_nb(pb, pv, seat, card)
 
 
 def legal_actions(pb, pv, seat, legal):
@@ -52,8 +61,7 @@ class Table:
         face_up = face_up or [""] * players
         face_down = face_down or [""] * players
         for s in range(players):
-            set_hand(self.priv[s], cards(hands[s]))
-            pb["hand_len"][s] = len(cards(hands[s]))
+            give_hand(pb, self.priv[s], s, cards(hands[s]))
             up = cards(face_up[s])
             pb["face_up"][s, : len(up)] = up
             pb["face_up_len"][s] = len(up)

@@ -5,8 +5,8 @@ import pytest
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.policies import POLICIES, random_policy
-from analyser.games.palace.state import new_state_nb, set_hand
-from tests.games.palace.table import legal_actions
+from analyser.games.palace.state import new_state_nb
+from tests.games.palace.table import give_hand, legal_actions
 
 
 def redeal_hidden(pub, priv, hid, seat, rng):
@@ -21,7 +21,7 @@ def redeal_hidden(pub, priv, hid, seat, rng):
     pool = list(rng.permutation(pool))
     for s in others:
         size = int(pb["hand_len"][s])
-        set_hand(priv2[s], pool[:size])
+        give_hand(pb, priv2[s], s, pool[:size])
         del pool[:size]
     for s in range(players):
         size = int(pb["face_down_len"][s])
