@@ -27,11 +27,9 @@ os.environ["ANALYSER_CACHE_DIR"] = _CACHE           # before analyser is importe
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-
+from analyser.core.config import RunConfig  # noqa: E402
+from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
 from analyser.games.palace import engine, policies  # noqa: E402
-from analyser.games.palace.state import RECORD_DTYPE  # noqa: E402
 
 MIX = ("saver", "lowest", "pickup", "saver")
 
@@ -74,18 +72,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=600_000)
     args = ap.parse_args()
-    specs = {spec.name: spec for spec in policies.POLICIES}
-    fns = tuple(specs[name].fn for name in MIX)
-    params = np.zeros((4, 8))
-    for seat, name in enumerate(MIX):
-        params[seat] = specs[name].bind().row()
-    settings = np.array([0, 0, 5000], np.int64)
-    numba.set_num_threads(1)
-    out = np.zeros(args.deals, RECORD_DTYPE)
-    engine.simulate_nb(1, 0, 4, settings, fns, params, out[:10])
+    set_threads(1)
+    runner = ChunkRunner(RunConfig.build("palace", 4, list(MIX), args.deals, 1))   # compiles, as simulate does
     n = write_perf_map([engine.simulate_nb] + [spec.fn for spec in policies.POLICIES])
     start = time.perf_counter()
-    engine.simulate_nb(1, 0, 4, settings, fns, params, out)
+    runner.run(0, args.deals)
     seconds = time.perf_counter() - start
     print(f"{n} functions mapped; {args.deals / seconds:,.0f} games/s ({', '.join(MIX)}, one thread)",
           file=sys.stderr)
