@@ -47,9 +47,15 @@ def next_u64_nb(st):
 
 
 @njit(cache=True)
+def scale_nb(bits, n):
+    """64 random bits to an integer in [0, n), 1 <= n < 2**32 (multiply-shift, bias < 2**-32 * n)."""
+    return np.int64(((bits >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True)
 def below_nb(st, n):
-    """A random integer in [0, n) for 1 <= n < 2**32 (multiply-shift, bias < 2**-32 * n)."""
-    return np.int64(((next_u64_nb(st) >> _S32) * np.uint64(n)) >> _S32)
+    """A random integer in [0, n) for 1 <= n < 2**32, from the stream in ``st[0]``."""
+    return scale_nb(next_u64_nb(st), n)
 
 
 @njit(cache=True)
@@ -58,8 +64,8 @@ def shuffle_nb(st, a):
     the stream kept in a register (through memory, each draw waited on the last)."""
     s = st[0]
     for i in range(a.size - 1, 0, -1):
-        s += _GOLDEN
-        j = np.int64(((mix64_nb(s) >> _S32) * np.uint64(i + 1)) >> _S32)
+        s += _GOLDEN                    # as next_u64_nb does
+        j = scale_nb(mix64_nb(s), i + 1)
         t = a[i]
         a[i] = a[j]
         a[j] = t
