@@ -6,31 +6,42 @@ again and again until the cap (rule book: Cap) aborts the game; those games
 were a quarter of all actions simulated. A policy is a pure function of what it
 is handed (its randomness comes from its seat's stream, which is part of the
 position), so once the whole position repeats, the game will repeat the same
-period until the cap. ``watch_nb`` finds the repeat (Brent's method: a snapshot
-at 256, 512, 1024... actions, compared with every later position) and adds the
-whole periods that fit below the cap to the counters at once; the game then
-plays its last part-period and reaches the cap as before. The record is the
-same, field for field, as that of the game played out (tests compare it with
-the trace, which never skips). Positions are compared while the draw pile is
-empty only: a draw changes the position for good, as burns, face-down plays
-and going out do.
+period until the cap. ``watch_nb`` finds the repeat (Brent's method: a
+snapshot, compared with every later position until a window of 32, 64, 128...
+actions has passed, then a new snapshot) and adds the whole periods that fit
+below the cap to the counters at once; the game then plays its last
+part-period and reaches the cap as before. The record is the same, field for
+field, as that of the game played out (tests compare it with the trace, which
+never skips).
+
+Positions are looked at only after a pickup with the draw pile empty, from
+action 128 on (few games that end on their own get that far): a draw changes
+the position for good, as burns, face-down plays and going out do, and
+between pickups the pile only grows, so every cycle has a pickup and its
+positions repeat there too. Looking only there is what keeps the watch cheap.
 """
 import numpy as np
 
 from analyser.core.jit import kernel
 from analyser.games.palace.constants import MAX_PLAYERS
+from analyser.games.palace.state import PUBLIC_DTYPE
 
-WATCH_FROM = 256    # actions before the first snapshot; no game that ends on its own gets near
+WATCH_FROM = 128    # actions before the first snapshot
+FIRST_WINDOW = 32   # actions compared with the first snapshot; each later window is twice as long
+HAND_LEN_WORD = PUBLIC_DTYPE.fields["hand_len"][1] // 4     # as 32-bit words of the public record
 
 
 @kernel
 def same_position_nb(pub, priv, snap):
-    """Does the position (public record and private records, as bytes) equal the snapshot?"""
-    a = pub.view(np.uint8)
+    """Does the position (public record and private records, as 32-bit words) equal the snapshot?
+    The hand sizes first: they tell most positions with an empty pile apart."""
+    a = pub.view(np.uint32)
+    if a[HAND_LEN_WORD] != snap[HAND_LEN_WORD] or a[HAND_LEN_WORD + 1] != snap[HAND_LEN_WORD + 1]:
+        return False
     for i in range(a.size):
         if a[i] != snap[i]:
             return False
-    b = priv.view(np.uint8)
+    b = priv.view(np.uint32)
     for i in range(b.size):
         if b[i] != snap[a.size + i]:
             return False
@@ -39,8 +50,8 @@ def same_position_nb(pub, priv, snap):
 
 @kernel
 def snapshot_nb(pub, priv, hd):
-    a = pub.view(np.uint8)
-    b = priv.view(np.uint8)
+    a = pub.view(np.uint32)
+    b = priv.view(np.uint32)
     snap = hd["snap"]
     for i in range(a.size):
         snap[i] = a[i]
@@ -73,13 +84,11 @@ def skip_periods_nb(hd, max_actions):
 
 @kernel
 def watch_nb(pub, priv, hd, max_actions):
-    """Called after every action of a long game: True once it has skipped a cycle
-    (the caller then stops watching)."""
-    if pub[0]["draw_len"] > 0:
-        return False
-    if hd["snap_actions"] > 0 and same_position_nb(pub, priv, hd["snap"]):
+    """Called after every pickup once the draw pile is empty. After a skip,
+    less than a period is left before the cap, so a later repeat can only skip
+    zero periods: no flag is needed to stop watching."""
+    if hd["snap_window"] > 0 and same_position_nb(pub, priv, hd["snap"]):
         skip_periods_nb(hd, max_actions)
-        return True
-    if hd["actions"] >= 2 * hd["snap_actions"]:
+    elif hd["actions"] >= max(WATCH_FROM, hd["snap_actions"] + hd["snap_window"]):
         snapshot_nb(pub, priv, hd)
-    return False
+        hd["snap_window"] = max(FIRST_WINDOW, 2 * hd["snap_window"])

@@ -16,7 +16,7 @@ from analyser.games.palace.constants import (
     ACTION, DRAW_PILE, ERROR, EVENT, MAX_PLAYERS, MAX_SLOTS, MAX_SWAPS, N_CARDS,
     N_RANKS, PHASE, RANK, SOURCE,
 )
-from analyser.games.palace.cycles import WATCH_FROM, watch_nb
+from analyser.games.palace.cycles import watch_nb
 from analyser.games.palace.log import log_card_nb, log_event_nb
 from analyser.games.palace.state import PLAY_WORDS
 
@@ -511,7 +511,7 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
         pb["seat"] = next_seat_nb(pb, seat)
 
 
-@kernel
+@inline_kernel
 def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
     head = log_event_nb(log, EVENT.PICKUP, seat, 1 if voluntary else 0)
     if voluntary:
@@ -521,8 +521,11 @@ def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
 
 
 @inline_kernel
-def turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
-    """One action by the seat to move. Returns True when the game is over."""
+def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+    """One action by the seat to move. Returns True when the game is over.
+    With ``skip_cycles``, a pickup once the draw pile is empty looks for a
+    repeating cycle (see cycles.py: every cycle has a pickup)."""
+    pb = pub[0]
     if hd["actions"] >= max_actions:
         hd["aborted"] = True
         return True
@@ -538,6 +541,8 @@ def turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
         apply_play_nb(pb, pv, hd, seat, a, log)
     elif a == ACTION.PICKUP:
         apply_pickup_nb(pb, pv, hd, seat, n_legal > 1, log)
+        if skip_cycles and pb["draw_len"] == 0:
+            watch_nb(pub, priv, hd, max_actions)
     else:
         apply_face_down_nb(pb, pv, hd, seat, a - ACTION.FACE_DOWN, log)
     return pb["phase"] == PHASE.OVER
@@ -545,22 +550,22 @@ def turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
 
 @kernel
 def step_nb(policies, params, settings, pub, priv, hid, legal, log):
-    """One action by the seat to move (for stepping through a game). True when it is over."""
-    return turn_nb(policies, params, settings[MAX_ACTIONS], pub[0], priv, hid[0], legal, legal_words_nb(legal), log)
+    """One action by the seat to move (for stepping through a game: every
+    action is played, no cycle is skipped). True when it is over."""
+    return turn_nb(policies, params, settings[MAX_ACTIONS], pub, priv, hid[0], legal, legal_words_nb(legal), log,
+                   False)
 
 
 @kernel
 def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
     """Play turns until the game is over. A simulation (no trace log) skips a
-    repeating cycle on its way to the cap, see cycles.py."""
-    pb = pub[0]
+    repeating cycle on its way to the cap, see cycles.py; a trace plays every action."""
     hd = hid[0]
     max_actions = settings[MAX_ACTIONS]
-    watch = log.size == 0
+    skip_cycles = log.size == 0
     words = legal_words_nb(legal)
-    while not turn_nb(policies, params, max_actions, pb, priv, hd, legal, words, log):
-        if watch and hd["actions"] >= WATCH_FROM:
-            watch = not watch_nb(pub, priv, hd, max_actions)
+    while not turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+        pass
 
 
 @kernel

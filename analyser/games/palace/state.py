@@ -62,11 +62,13 @@ COUNTERS = [
     ("error_seat", np.int8),
 ]
 
-# A copy of the position (public record and private records, as bytes) and of the
-# counters at one moment, for finding a repeating cycle (see cycles.py).
+# A copy of the position (public record and private records, as 32-bit words),
+# the window it is compared over and the counters at one moment, for finding a
+# repeating cycle (see cycles.py).
 POSITION_BYTES = PUBLIC_DTYPE.itemsize + P * PRIVATE_DTYPE.itemsize
+assert PUBLIC_DTYPE.itemsize % 4 == 0 and PRIVATE_DTYPE.itemsize % 4 == 0, "records are compared as 32-bit words"
 CYCLE_COUNTERS = ("picked_up", "pickups", "voluntary", "burns", "actions", "turns", "decisions")
-SNAPSHOT = [("snap", np.uint8, (POSITION_BYTES,))] + [
+SNAPSHOT = [("snap", np.uint32, (POSITION_BYTES // 4,)), ("snap_window", np.int32)] + [
     ("snap_" + name, *shape) for name, *shape in COUNTERS if name in CYCLE_COUNTERS
 ]
 

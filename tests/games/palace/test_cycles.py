@@ -5,6 +5,8 @@ import analyser
 from analyser.core.config import RunConfig
 from analyser.core.runner import ChunkRunner
 from analyser.games.palace.cycles import WATCH_FROM
+from analyser.games.palace import stepwise
+from analyser.games.palace.state import new_state_nb
 from analyser.games.palace.trace import trace_deal
 
 POLICIES = ["saver", "lowest", "pickup", "saver"]
@@ -38,3 +40,18 @@ def test_a_cap_that_is_not_a_whole_number_of_periods():
     assert long.size > 0
     for deal in long[:3]:
         assert same_record(sim.records[deal], played_out(1, deal, rules))
+
+
+def test_stepping_plays_every_action_of_a_cycling_game():
+    sim = analyser.simulate("palace", policies=POLICIES, deals=600, seed=1, progress=False)
+    deal = int(np.flatnonzero(sim.records["aborted"])[0])
+    runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, 1, None, deal))
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)         # no trace log, as in a simulation
+    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, runner.params, pub, priv, hid, legal, log)
+    swaps = hid[0]["actions"]
+    steps = 0
+    while not stepwise.step(runner.fns, runner.params, runner.settings, pub, priv, hid, legal, log):
+        steps += 1
+    assert hid[0]["aborted"] and hid[0]["actions"] == 5000
+    assert swaps + steps == 5000        # one action a step: nothing skipped
