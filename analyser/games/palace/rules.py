@@ -344,11 +344,9 @@ def pushed_run_nb(pb, r, start, played):
     """After ``played`` cards of rank r went onto a pile of ``start`` cards: the
     run of r on top grows, or starts."""
     pb["pile_len"] = start + played
-    if start > 0 and pb["top_rank"] == r:
-        pb["top_run"] += played
-    else:
-        pb["top_rank"] = r
-        pb["top_run"] = played
+    grows = (start > 0) & (pb["top_rank"] == r)     # bitwise: no branch on the pile
+    pb["top_run"] = pb["top_run"] * grows + played
+    pb["top_rank"] = r
 
 
 @inline_kernel
