@@ -447,19 +447,21 @@ def play_from_hand_nb(pb, pv, seat, r, k, head, log):
     pile slot and the slot kept only if the card was taken."""
     start = np.int64(pb["pile_len"])
     n = start
+    ur = np.uint64(r)                   # unsigned indices: numba adds no negative-index fix-up
     for suit in range(4):
         card = r * 4 + suit
-        take = np.int64(pv["has"][card]) & (k > 0)
-        pv["has"][card] &= ~take
-        pb["pile"][min(n, N_CARDS - 1)] = card        # min: never past the pile's end
+        uc = np.uint64(card)
+        take = np.int64(pv["has"][uc]) & (k > 0)
+        pv["has"][uc] &= ~take
+        pb["pile"][np.uint64(min(n, N_CARDS - 1))] = card        # min: never past the pile's end
         n += take
         k -= take
     played = n - start
     pb["hand_len"][seat] -= played
-    pv["counts"][r] -= played
+    pv["counts"][ur] -= played
     shift = np.uint64(32 * (r & 1))
-    word = pv["plays"][r >> 1] & ~(FIRST_BYTES[4] << shift)
-    pv["plays"][r >> 1] = word | (FIRST_BYTES[pv["counts"][r]] << shift)
+    word = pv["plays"][ur >> np.uint64(1)] & ~(FIRST_BYTES[4] << shift)
+    pv["plays"][ur >> np.uint64(1)] = word | (FIRST_BYTES[np.uint64(pv["counts"][ur])] << shift)
     pushed_run_nb(pb, r, start, played)
     for i in range(start, n if head >= 0 else start):   # the trace
         log_card_nb(log, head, pb["pile"][i])
