@@ -529,7 +529,7 @@ def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, ski
     if hd["actions"] >= max_actions:
         hd["aborted"] = True
         return True
-    seat = pb["seat"]
+    seat = pb["seat"] & 7       # & 7: the compiler then knows it is not negative (no index fix-ups)
     pv = priv[seat]
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
     a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, 0, ACTION.SWAP)
