@@ -38,7 +38,7 @@ def completed_decisions(policies, deals):
     return g.loc[~g["aborted"], "decisions"].mean()
 
 
-def throughput(policies, deals, threads, repeats=3):
+def throughput(policies, deals, threads, repeats=5):
     best = None
     for _ in range(repeats):
         r = analyser.simulate("palace", players=4, policies=policies, deals=deals, seed=1, threads=threads,
