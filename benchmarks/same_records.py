@@ -1,0 +1,74 @@
+"""Do a git revision and the working tree give byte-identical Palace records?
+
+    .venv/bin/python benchmarks/same_records.py [--base REV] [--deals 20000]
+
+A speed change must not change a single game. This plays 45 configurations
+(2-4 players; saver/lowest/pickup/saver, pickup, random, saver with keep=0 and
+swap=0, and a mixed table with swap=2 and pickup's parameters changed; each with
+default rules, short_game and ten_on_anything) on both sides, each in its own
+process, the base side from a temporary git worktree of REV, and names every
+configuration whose records differ. Exit code 1 if any does.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import sys, warnings
+warnings.simplefilter("ignore")
+import numpy as np
+import analyser
+out, deals = sys.argv[1], int(sys.argv[2])
+tables = [["saver", "lowest", "pickup", "saver"], ["pickup"], ["random"], ["saver:keep=0,swap=0"],
+          ["lowest:swap=2", "pickup:max_pile=9,spend_rank=5", "random"]]
+records = {}
+for players in (2, 3, 4):
+    for t, table in enumerate(tables):
+        policies = table if len(table) == 1 else (table * 2)[:players]
+        for rules in ({}, {"short_game": 1}, {"ten_on_anything": 1}):
+            name = f"{players} players, {','.join(policies)}, {rules or 'default rules'}"
+            records[name] = analyser.simulate("palace", players=players, policies=policies, deals=deals, seed=7,
+                                              rules=rules, progress=False).records
+np.savez(out, **records)
+"""
+
+
+def play(src: Path, out: Path, deals: int, cwd: str) -> None:
+    """Run CHILD with the package imported from ``src`` (cwd is neutral, so '' on sys.path finds nothing)."""
+    subprocess.run([sys.executable, "-c", CHILD, str(out), str(deals)], cwd=cwd,
+                   env={**os.environ, "PYTHONPATH": str(src)}, check=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default="HEAD", help="git revision to compare against (default HEAD)")
+    ap.add_argument("--deals", type=int, default=20_000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="analyser-same-") as tmp:
+        base = Path(tmp) / "base"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
+        try:
+            play(base, Path(tmp) / "base.npz", args.deals, tmp)
+            play(ROOT, Path(tmp) / "tree.npz", args.deals, tmp)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=True)
+        a, b = np.load(Path(tmp) / "base.npz"), np.load(Path(tmp) / "tree.npz")
+        differ = [name for name in a.files if not np.array_equal(a[name], b[name])]
+        for name in differ:
+            print(f"differs: {name}")
+        print(f"{len(a.files) - len(differ)} of {len(a.files)} configurations x {args.deals:,} deals identical "
+              f"between {args.base} and the working tree")
+        sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
