@@ -13,14 +13,9 @@ medians and their ratio (working tree / base).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from revisions import checkouts, run_with
 
 CHILD = """
 import sys, warnings
@@ -33,12 +28,8 @@ print(round(best))
 """
 
 
-def games_per_second(src: Path, policies: str, deals: int, cwd: str) -> int:
-    """Run CHILD with the package imported from ``src`` (cwd is neutral, so '' on sys.path finds nothing)."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    out = subprocess.run([sys.executable, "-c", CHILD, policies, str(deals)], cwd=cwd, env=env,
-                         check=True, capture_output=True, text=True).stdout
-    return int(out.split()[-1])
+def games_per_second(src, policies: str, deals: int, cwd: str) -> int:
+    return int(run_with(src, CHILD, [policies, str(deals)], cwd).split()[-1])
 
 
 def main():
@@ -48,22 +39,16 @@ def main():
     ap.add_argument("--deals", type=int, default=200_000)
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="analyser-ab-") as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
-        try:
-            sides = {"base": base, "tree": ROOT}
-            for src in sides.values():      # compile (or load) each side once before timing
-                games_per_second(src, args.policies, 1000, tmp)
-            runs = {name: [] for name in sides}
-            for i in range(args.rounds):
-                for name, src in sides.items():
-                    runs[name].append(games_per_second(src, args.policies, args.deals, tmp))
-                print(f"round {i + 1}: {args.base} {runs['base'][-1]:,}  working tree {runs['tree'][-1]:,} games/s")
-            a, b = statistics.median(runs["base"]), statistics.median(runs["tree"])
-            print(f"median {args.base} {a:,.0f}  working tree {b:,.0f}  ratio {b / a:.3f}  ({args.policies}, one thread)")
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=True)
+    with checkouts(args.base) as (tmp, sides):
+        for src in sides.values():      # compile (or load) each side once before timing
+            games_per_second(src, args.policies, 1000, tmp)
+        runs = {name: [] for name in sides}
+        for i in range(args.rounds):
+            for name, src in sides.items():
+                runs[name].append(games_per_second(src, args.policies, args.deals, tmp))
+            print(f"round {i + 1}: {args.base} {runs['base'][-1]:,}  working tree {runs['tree'][-1]:,} games/s")
+    a, b = statistics.median(runs["base"]), statistics.median(runs["tree"])
+    print(f"median {args.base} {a:,.0f}  working tree {b:,.0f}  ratio {b / a:.3f}  ({args.policies}, one thread)")
 
 
 if __name__ == "__main__":

@@ -12,15 +12,12 @@ configuration whose records differ. Exit code 1 if any does.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+from revisions import checkouts, run_with
 
 CHILD = """
 import sys, warnings
@@ -42,32 +39,21 @@ np.savez(out, **records)
 """
 
 
-def play(src: Path, out: Path, deals: int, cwd: str) -> None:
-    """Run CHILD with the package imported from ``src`` (cwd is neutral, so '' on sys.path finds nothing)."""
-    subprocess.run([sys.executable, "-c", CHILD, str(out), str(deals)], cwd=cwd,
-                   env={**os.environ, "PYTHONPATH": str(src)}, check=True)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", default="HEAD", help="git revision to compare against (default HEAD)")
     ap.add_argument("--deals", type=int, default=20_000)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="analyser-same-") as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.base], check=True)
-        try:
-            play(base, Path(tmp) / "base.npz", args.deals, tmp)
-            play(ROOT, Path(tmp) / "tree.npz", args.deals, tmp)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=True)
+    with checkouts(args.base) as (tmp, sides):
+        for name, src in sides.items():
+            run_with(src, CHILD, [str(Path(tmp) / f"{name}.npz"), str(args.deals)], tmp)
         a, b = np.load(Path(tmp) / "base.npz"), np.load(Path(tmp) / "tree.npz")
         differ = [name for name in a.files if not np.array_equal(a[name], b[name])]
-        for name in differ:
-            print(f"differs: {name}")
-        print(f"{len(a.files) - len(differ)} of {len(a.files)} configurations x {args.deals:,} deals identical "
-              f"between {args.base} and the working tree")
-        sys.exit(1 if differ else 0)
+    for name in differ:
+        print(f"differs: {name}")
+    print(f"{len(a.files) - len(differ)} of {len(a.files)} configurations x {args.deals:,} deals identical "
+          f"between {args.base} and the working tree")
+    sys.exit(1 if differ else 0)
 
 
 if __name__ == "__main__":
