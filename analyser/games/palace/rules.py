@@ -379,7 +379,7 @@ def draw_nb(pb, pv, hd, seat, log):
         log_card_nb(log, head, card)
 
 
-@kernel
+@inline_kernel
 def pickup_pile_nb(pb, pv, hd, seat, head, log):
     """Move the whole pile into the seat's hand."""
     for i in range(pb["pile_len"]):
