@@ -14,8 +14,7 @@ from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
-from analyser.games.palace.state import PLAY_WORDS
-from analyser.games.palace.state import POLICY_SIG, new_state_nb
+from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG, new_state_nb
 
 
 @njit(POLICY_SIG, cache=True)
@@ -34,7 +33,9 @@ def give_hand(pb, pv, seat, hand) -> None:
 
 
 def legal_actions(pb, pv, seat, legal):
-    """fill_play_legal_nb from Python: (how many, the action when there is one)."""
+    """fill_play_legal_nb from Python: (how many, the action when there is one).
+    The word view is rules.legal_words_nb's, made here because a kernel (no
+    reference counting) cannot hand a new view back to Python."""
     return fill_play_legal_nb(pb, pv, seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import analyser
 from analyser.core.config import RunConfig
 from analyser.core.runner import ChunkRunner
-from analyser.games.palace.cycles import WATCH_FROM
 from analyser.games.palace import stepwise
+from analyser.games.palace.cycles import WATCH_FROM
 from analyser.games.palace.state import new_state_nb
 from analyser.games.palace.trace import trace_deal
 
