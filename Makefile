@@ -1,12 +1,23 @@
-# The two commands of the README: `make demo` and `make test`.
-PYTHON ?= python3.11
-VENV   ?= .venv
-BIN    := $(VENV)/bin
+# The commands of the README: `make demo`, `make test` and `make lint`.
 
-.PHONY: demo test bench clean
+# The interpreter that builds .venv: python3.11 if it runs, else python3 if it
+# is 3.11 or newer. `make PYTHON=/path/to/python3.x ...` picks another one.
+PY_OK   := import sys; sys.exit(sys.version_info < (3, 11))
+PYTHON  ?= $(shell for p in python3.11 python3; do \
+               if $$p -c '$(PY_OK)' >/dev/null 2>&1; then command -v $$p; break; fi; \
+           done)
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+
+.PHONY: demo test lint bench clean
 
 $(BIN)/activate:
-	$(PYTHON) -m venv $(VENV)
+	@if [ -z "$(PYTHON)" ] || ! "$(PYTHON)" -c '$(PY_OK)' >/dev/null 2>&1; then \
+	    echo "error: analyser needs Python 3.11 or newer; neither python3.11 nor python3 is one" \
+	         "(PYTHON='$(PYTHON)'). Install one or run: make PYTHON=/path/to/python3.x $(MAKECMDGOALS)" >&2; \
+	    exit 1; \
+	fi
+	"$(PYTHON)" -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/activate
@@ -24,6 +35,9 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check analyser tests benchmarks
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_palace.py

@@ -1,9 +1,24 @@
 """Monte Carlo strategy analyser for card games.
 
-Importing the package only points numba's disk cache at a folder keyed by a
-hash of the package sources, so an edit anywhere in the package can never run
-stale compiled code (numba's own cache only notices edits to the file that
-holds the cached function). Everything heavy is imported lazily.
+Importing the package only points numba's disk cache at folders keyed by
+hashes of the sources the compiled code depends on (numba's own cache only
+notices edits to the file that holds the cached function, not to the files it
+calls), so stale compiled code never runs. Under ``CACHE_DIR``:
+
+- ``numba/<core>/core/``: the package's own files outside the games, keyed by
+  ``<core>``, a hash of ``analyser/__init__.py`` and ``analyser/core/``;
+- ``numba/<core>/<game>-<key>/``: one game's files, keyed also by a hash of
+  that game's folder, so an edit to one game recompiles only that game;
+- ``numba/<core>/user-<key>/`` (``NUMBA_CACHE_DIR``): cached functions of
+  files outside the package (tests, scripts, notebooks), which numba places
+  as usual, keyed by a hash of the whole package since they may call any of
+  it. A package file decorated before the locator below is installed lands
+  here too: safe, only shared less.
+
+The first two are the work of :class:`analyser.core.cache.PackageCacheLocator`,
+which ``analyser.core.jit`` installs when the first kernel module loads;
+importing ``analyser`` itself never imports numba. Everything heavy is
+imported lazily.
 """
 from __future__ import annotations
 
@@ -12,30 +27,53 @@ import os
 import sys
 from pathlib import Path
 
+from analyser.core.errors import UserError
+
 __version__ = "0.1.0"
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def _source_hash() -> str:
-    digest = hashlib.sha1()
-    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE_DIR)).encode())
-        digest.update(path.read_bytes())
+def _tree_key(package_dir: Path, *parts: str) -> str:
+    """A hash of the ``.py`` files at or under ``package_dir/part`` for each part
+    (``""`` is the whole package): names relative to ``package_dir`` and contents."""
+    package_dir = Path(package_dir)
+    files = set()
+    for part in parts:
+        target = package_dir / part
+        if target.is_file():
+            files.add(target)
+        elif target.is_dir():
+            files.update(target.rglob("*.py"))
+    digest = hashlib.sha256()
+    for path in sorted(files, key=lambda p: p.relative_to(package_dir).as_posix()):
+        data = path.read_bytes()
+        digest.update(f"{path.relative_to(package_dir).as_posix()}\0{len(data)}\0".encode())
+        digest.update(data)
     return digest.hexdigest()[:16]
 
 
-def _configure_numba_cache() -> str:
-    base = os.environ.get("ANALYSER_CACHE_DIR") or os.path.join(
+def _core_key(package_dir: Path = _PACKAGE_DIR) -> str:
+    """Key of the shared part every game and every cached function depends on."""
+    return _tree_key(package_dir, "__init__.py", "core")
+
+
+def _cache_root() -> str:
+    return os.path.abspath(os.environ.get("ANALYSER_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "analyser"
-    )
-    folder = os.path.join(base, "numba", _source_hash())
-    os.environ["NUMBA_CACHE_DIR"] = folder
+    ))
+
+
+def _configure_numba_cache() -> str:
+    root = _cache_root()
+    user_dir = os.path.join(root, "numba", _core_key(), "user-" + _tree_key(_PACKAGE_DIR, ""))
+    os.environ["NUMBA_CACHE_DIR"] = user_dir
     if "numba" in sys.modules:  # imported before us: tell the live config too
-        sys.modules["numba"].config.CACHE_DIR = folder
-    return folder
+        sys.modules["numba"].config.CACHE_DIR = user_dir
+    return root
 
 
+#: Root of the analyser's caches (``ANALYSER_CACHE_DIR``, else ``~/.cache/analyser``).
 CACHE_DIR = _configure_numba_cache()
 
 
@@ -60,4 +98,16 @@ def load(path):
     return _load(path)
 
 
-__all__ = ["__version__", "simulate", "trace", "load", "CACHE_DIR"]
+def register_game(spec, replace: bool = False):
+    """Add a game (a GameSpec) to the registry; see :func:`analyser.core.registry.register_game`."""
+    from analyser.core.registry import register_game as _register
+
+    return _register(spec, replace)
+
+
+__all__ = ["__version__", "simulate", "trace", "load", "register_game", "UserError", "CACHE_DIR"]
+
+if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
+    import importlib
+
+    importlib.import_module("analyser.core.cache")

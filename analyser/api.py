@@ -4,28 +4,40 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from analyser.core.config import DEFAULT_CHUNK, RunConfig
-from analyser.core.runner import ChunkRunner, preparing, run
+from analyser.core.config import DEFAULT_CHUNK, RunConfig, whole_number
+from analyser.core.errors import UserError
+from analyser.core.progress import in_notebook, preparing
+from analyser.core.runner import ChunkRunner, run
 from analyser.results import SimulationResult
 
 
-def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int = 10_000,
+def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
-             keep_records: bool = True, progress: bool = False, chunk_size: int = DEFAULT_CHUNK,
-             first_deal: int = 0) -> SimulationResult:
-    """Play ``deals`` deals and tally them.
+             keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
+             first_deal: int = 0, n: int | None = None, streams=None) -> SimulationResult:
+    """Play ``n`` units (games of Palace, matches of the match games; ``deals``
+    is the same number under Palace's name; default 10,000) and tally them.
 
     policies: one for every seat or one per seat; each a name (``"saver"``), a
     spec with parameters (``"pickup:max_pile=5"``), a PolicySpec or SeatPolicy,
     or an ``@numba.njit`` function of the game's policy signature.
     rules: setting name -> value (``{"ten_on_anything": True}``).
-    keep_records: keep one record per deal in memory (``result.games``); turn
+    keep_records: keep one record per unit in memory (``result.games``); turn
     it off for very large runs, which then need only the tallies' memory.
-    Deals ``first_deal .. first_deal + deals - 1`` of ``seed`` are played, so
-    two calls with the same seed and different policies play the same deals.
+    progress: a progress bar (default: on in a notebook, off elsewhere).
+    streams: the policy stream id of each seat (default: its seat number); a
+    rotation of seats that moves the ids with the policies keeps every
+    policy's random draws (see analyser.core.rng).
+    Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
+    calls with the same seed and different policies play the same deals.
     """
+    if n is not None and deals is not None and n != deals:
+        raise UserError(f"give the number of units once (n={n!r}, deals={deals!r})")
+    count = n if n is not None else deals if deals is not None else 10_000
+    if progress is None:
+        progress = in_notebook()
     with preparing(progress):
-        config = RunConfig.build(game, players, policies, deals, seed, rules, first_deal)
+        config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams)
     return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
                keep_records=keep_records, out=out)
 
@@ -44,15 +56,34 @@ class Trace:
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"<Trace: {len(self.events)} events; .text() for people, .jsonl() for programs>"
+
 
 def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | None = None,
-          policies=None, rules: dict | None = None) -> Trace:
-    """Play deal ``deal`` of ``seed`` with logging on: exactly the game simulate plays."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+          policies=None, rules: dict | None = None, hand: int | None = None, streams=None) -> Trace:
+    """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays.
+    ``hand`` keeps the setup and the events of that hand (round) of a match only."""
+    config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams)
     runner = ChunkRunner(config)
-    events, _ = config.game.trace(config.seed, deal, config.players, runner.settings, runner.fns, runner.params)
+    events, _ = config.game.trace(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
+                                  runner.params, runner.streams)
     meta = config.metadata()
     head = {"type": "setup", "game": meta["game"], "players": config.players, "seed": config.seed,
-            "deal": deal, "settings": meta["settings"], "policies": meta["policies"]}
+            "deal": config.first_deal, "settings": meta["settings"], "policies": meta["policies"]}
     events[0] = {**head, **{k: v for k, v in events[0].items() if k != "type"}}
+    if hand is not None:
+        events = _one_hand(events, hand, config.game)
     return Trace(events, config.game.trace_text)
+
+
+def _one_hand(events: list[dict], hand, game) -> list[dict]:
+    """The setup line (the run's configuration) and the events of one hand."""
+    if game.sub_unit is None:
+        raise UserError(f"{game.name} has no hands or rounds: a {game.unit} is played whole")
+    hand = whole_number(hand, f"the {game.sub_unit}")
+    played = sorted({e["hand"] for e in events if "hand" in e})
+    if hand not in played:
+        have = f"{game.sub_unit}s {played[0]}..{played[-1]}" if played else f"no {game.sub_unit}s"
+        raise UserError(f"this {game.unit} has {have}, not {hand}")
+    return [events[0]] + [e for e in events[1:] if e.get("hand") == hand]

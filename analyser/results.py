@@ -1,14 +1,17 @@
-"""Simulation results: the object the API returns, and the Parquet file behind ``--out``.
+"""Simulation results: the object the API returns, and reading a results file back.
 
-A results file holds one row per deal (per-seat fields flattened to
-``place_0, place_1, ...`` and the seat policies as ``policy_0, ...``) and, in
-the file's key-value metadata under ``analyser``, the run's configuration,
-seed, versions and timing, so ``analyser show`` can rebuild every table.
+A results file (written by analyser.results_file.RecordWriter) holds one row per
+unit (per-seat fields flattened to ``rank_0, rank_1, ...``, the seat policies
+as ``policy_0, ...``) and, in the file's key-value metadata under ``analyser``,
+the run's configuration, seed, versions and timing, so ``analyser show`` can
+rebuild every table.
 """
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -16,60 +19,115 @@ import pandas as pd
 
 from analyser.core.errors import UserError
 from analyser.core.registry import GameSpec, get_game
-from analyser.stats.summary import policy_table, run_figures, seat_table
+from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
 
 META_KEY = b"analyser"
 
 
-@dataclass
+@dataclass(eq=False)
 class SimulationResult:
     meta: dict                  # RunConfig.metadata() plus timing
     game: GameSpec
     tally: Tally
-    seconds: float | None
-    records: np.ndarray | None  # structured array of game records, when kept
+    seconds: float | None       # end to end: simulation, tally and writing
+    records: np.ndarray | None  # structured array of unit records, when kept
+    sim_seconds: float | None = None
 
     @property
     def labels(self) -> list[str]:
         return list(self.meta["policies"])
 
     @property
+    def teams(self) -> tuple[int, ...] | None:
+        return self.game.team_of(self.tally.players) if self.game.teams else None
+
+    @cached_property
     def summary(self) -> pd.DataFrame:
-        """Per seat: policy, games, win/loser rates with 95% Wilson intervals, mean place, events."""
-        return seat_table(self.tally, self.labels)
+        """Per seat: policy, games, win share, draw rate, mean score (95% intervals), mean rank, the game's columns."""
+        return seat_table(self.tally, self.labels, self.teams, self.game.unit)
 
-    @property
+    @cached_property
     def by_policy(self) -> pd.DataFrame:
-        return policy_table(self.tally, self.labels)
+        """Seats of one policy pooled per unit (one unit, one observation)."""
+        return policy_table(self.tally, self.labels, self.game.unit)
 
-    @property
+    @cached_property
+    def by_team(self) -> pd.DataFrame | None:
+        """Per team, for team games (None otherwise)."""
+        return team_table(self.tally, self.labels, self.game.unit)
+
+    @cached_property
     def figures(self) -> dict:
-        return run_figures(self.tally, self.seconds)
+        return run_figures(self.tally, self.seconds, self.sim_seconds)
 
-    @property
+    @cached_property
     def games(self) -> pd.DataFrame:
-        """One row per deal (needs the records: a run with keep_records or a results file)."""
+        """One row per unit (needs the records: a run with keep_records or a results file)."""
         if self.records is None:
-            raise UserError("this result kept no per-game records; run with keep_records=True or out=FILE")
-        return records_frame(self.records, self.tally.players, self.labels)
+            raise UserError("this result kept no per-unit records; run with keep_records=True or out=FILE")
+        return records_frame(self.records, self.game, self.tally.players, self.labels)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the records and metadata to a Parquet results file (``analyser show`` reads it)."""
+        from analyser.results_file import RecordWriter
+
+        if self.records is None:
+            raise UserError("this result kept no per-unit records to save; run with keep_records=True")
+        writer = RecordWriter(path, self.meta, self.game)
+        try:
+            writer.write(self.records, self.tally.players)
+        except BaseException:
+            writer.discard()
+            raise
+        writer.close({k: self.meta[k] for k in ("threads", "seconds") if k in self.meta})
+        return Path(path)
 
     def to_dict(self) -> dict:
-        """The JSON form: configuration, per-seat rows, per-policy rows and run figures."""
-        seats = self.summary
+        """The JSON form: configuration, per-seat, per-policy (and per-team) rows, run figures."""
         params = self.meta["params"]
         seat_rows = []
-        for row in seats.to_dict("records"):
+        for row in self.summary.to_dict("records"):
             s = int(row["seat"])
             seat_rows.append({"seat": s, "policy": self.meta["policies"][s].split(":")[0], "params": params[s],
                               **{k: _plain(v) for k, v in row.items() if k not in ("seat", "policy")}})
         figures = {k: _plain(v) for k, v in self.figures.items()}
-        return {**{k: self.meta[k] for k in ("game", "players", "deals", "seed", "settings")},
-                "first_deal": self.meta.get("first_deal", 0),
-                "policies": self.meta["policies"], "seats": seat_rows,
-                "by_policy": [{k: _plain(v) for k, v in r.items()} for r in self.by_policy.to_dict("records")],
-                "games_per_second": figures.get("games_per_second"), "aborted": self.tally.aborted,
-                "run": figures, "versions": self.meta["versions"]}
+        out = {**{k: self.meta[k] for k in ("game", "players", "deals", "seed", "settings")},
+               "unit": self.game.unit, "units": self.meta["deals"], "first_deal": self.meta.get("first_deal", 0),
+               "outcome": self.game.outcome, "policies": self.meta["policies"],
+               "streams": self.meta.get("streams"), "seats": seat_rows,
+               "by_policy": _rows(self.by_policy), "pooling": pooling(self.game.unit),
+               "games_per_second": figures.get("units_per_second"), "aborted": self.tally.aborted,
+               "run": figures, "versions": self.meta["versions"]}
+        if self.by_team is not None:
+            out["by_team"] = _rows(self.by_team)
+        return out
+
+    def __repr__(self) -> str:
+        m, f = self.meta, self.figures
+        lines = [f"<SimulationResult {self.game.name}: {m['players']} players, {self.tally.units:,} "
+                 f"{self.game.unit}s, seed {m['seed']}, {f['aborted']:,} aborted>"]
+        for row in self.by_policy.to_dict("records"):
+            lines.append(f"  {row['policy']} (seats {row['seats']}): win {_pct(row['win_rate'])} "
+                         f"({_pct(row['win_ci_low'])}-{_pct(row['win_ci_high'])})")
+        lines.append("  .summary .by_policy .figures .games .save(path) .to_dict()")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        m = self.meta
+        settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
+        head = (f"<p><b>{html.escape(self.game.title)}</b>: {m['players']} players, {self.tally.units:,} "
+                f"{self.game.unit}s, seed {m['seed']} ({html.escape(settings)}); win = "
+                f"{html.escape(self.game.outcome)}; {self.tally.aborted:,} aborted</p>")
+        return head + self.by_policy.to_html(index=False, float_format=lambda x: f"{x:.4f}")
+
+
+def _pct(x) -> str:
+    return "-" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{100 * x:.2f}%"
+
+
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
 
 
 def _plain(v):
@@ -77,67 +135,43 @@ def _plain(v):
         return int(v)
     if isinstance(v, (np.floating, float)):
         return None if np.isnan(v) else float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
     return v
 
 
-def records_frame(rec: np.ndarray, players: int, labels: list[str]) -> pd.DataFrame:
-    """Flatten a structured record array: sub-arrays become one column per seat."""
+def seat_fields(game: GameSpec) -> set[str]:
+    """The record fields with one value per seat, as the record dtype declares them."""
+    return {n for n in game.record_dtype.names if game.record_dtype.fields[n][0].shape == (game.max_seats,)}
+
+
+def records_frame(rec: np.ndarray, game: GameSpec, players: int, labels: list[str]) -> pd.DataFrame:
+    """Flatten a record array: per-seat fields become one column per seat."""
+    per_seat = seat_fields(game)
     cols: dict = {}
     for name in rec.dtype.names:
-        field = rec[name]
-        if field.ndim == 2:
+        if name in per_seat:
             for s in range(players):
-                cols[f"{name}_{s}"] = field[:, s].astype(bool) if name == "win" else field[:, s]
+                cols[f"{name}_{s}"] = rec[name][:, s]
         else:
-            cols[name] = field
+            cols[name] = rec[name]
     frame = pd.DataFrame(cols)
     for s in range(players):
         frame[f"policy_{s}"] = pd.Categorical([labels[s]] * len(frame))
     return frame
 
 
-def frame_records(frame: pd.DataFrame, dtype: np.dtype, players: int) -> np.ndarray:
-    """Inverse of :func:`records_frame` (missing seats stay zero)."""
-    rec = np.zeros(len(frame), dtype)
-    for name in dtype.names:
-        if rec[name].ndim == 2:
+def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarray:
+    """Inverse of :func:`records_frame` (seats beyond ``players`` stay zero)."""
+    per_seat = seat_fields(game)
+    rec = np.zeros(len(frame), game.record_dtype)
+    for name in game.record_dtype.names:
+        if name in per_seat:
             for s in range(players):
                 rec[name][:, s] = frame[f"{name}_{s}"].to_numpy()
         else:
             rec[name] = frame[name].to_numpy()
     return rec
-
-
-class RecordWriter:
-    """Streams record chunks into a Parquet file; metadata is completed on close."""
-
-    def __init__(self, path: str | Path, meta: dict):
-        import pyarrow.parquet  # noqa: F401  (fail here, before any simulation, if missing)
-
-        self.path = Path(path)
-        self.meta = meta
-        self._writer = None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "wb"):
-                pass
-        except OSError as err:
-            raise UserError(f"cannot write results file {self.path}: {err.strerror}") from None
-
-    def write(self, rec: np.ndarray, players: int):
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        table = pa.Table.from_pandas(records_frame(rec, players, self.meta["policies"]), preserve_index=False)
-        if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, table.schema)
-        self._writer.write_table(table)
-
-    def close(self, extra: dict):
-        if self._writer is None:
-            return
-        self._writer.add_key_value_metadata({META_KEY: json.dumps({**self.meta, **extra})})
-        self._writer.close()
 
 
 def load(path: str | Path) -> SimulationResult:
@@ -149,16 +183,24 @@ def load(path: str | Path) -> SimulationResult:
         raise UserError(f"no results file at {path}")
     try:
         pf = pq.ParquetFile(path)
-        meta = json.loads(pf.metadata.metadata[META_KEY])
-        frame = pf.read().to_pandas()
+        stored = (pf.metadata.metadata or {}).get(META_KEY)
+        frame = pf.read().to_pandas() if stored is not None else None
     except Exception as err:  # pyarrow raises several types for a damaged file
         raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__}: "
                         f"{str(err).splitlines()[0] if str(err) else 'no details'})") from None
-    game = get_game(meta["game"])
-    players = int(meta["players"])
+    if stored is None:
+        raise UserError(f"{path} is a Parquet file without analyser metadata (the run's game, seed and "
+                        f"policies); only files written by `analyser simulate --out` can be shown")
     try:
-        records = frame_records(frame, game.record_dtype, players)
+        meta = json.loads(stored)
+        game = get_game(meta["game"])
+        players = int(meta["players"])
+        labels = list(meta["policies"])
+    except (ValueError, KeyError, TypeError) as err:
+        raise UserError(f"{path} has damaged analyser metadata ({type(err).__name__}: {err})") from None
+    try:
+        records = frame_records(frame, game, players)
     except KeyError as err:
         raise UserError(f"{path} lacks the column {err} of a {game.name} results file") from None
-    tally = Tally(players, game.seat_events, game.game_events).add(records)
-    return SimulationResult(meta, game, tally, meta.get("seconds"), records)
+    tally = Tally.for_run(game, players, labels).add(records)
+    return SimulationResult(meta, game, tally, meta.get("seconds"), records, meta.get("simulation_seconds"))

@@ -29,7 +29,8 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 
 from analyser.core.config import RunConfig  # noqa: E402
 from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
-from analyser.games.palace import engine, policies  # noqa: E402
+from analyser.games.palace import engine  # noqa: E402
+from analyser.games.palace.catalog import POLICIES  # noqa: E402
 
 MIX = ("saver", "lowest", "pickup", "saver")
 
@@ -74,7 +75,7 @@ def main():
     args = ap.parse_args()
     set_threads(1)
     runner = ChunkRunner(RunConfig.build("palace", 4, list(MIX), args.deals, 1))   # compiles, as simulate does
-    n = write_perf_map([engine.simulate_nb] + [spec.fn for spec in policies.POLICIES])
+    n = write_perf_map([engine.simulate_nb] + [spec.function for spec in POLICIES])
     start = time.perf_counter()
     runner.run(0, args.deals)
     seconds = time.perf_counter() - start

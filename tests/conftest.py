@@ -2,6 +2,10 @@ import warnings
 
 import pytest
 
+from tests.toygame import register
+
+register()      # the toy game joins the registry, so the shared kit (tests/kit/) runs over it too
+
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 

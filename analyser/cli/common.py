@@ -1,4 +1,6 @@
-"""What every command shares: one-line errors with exit code 2, and output formats."""
+"""What every command shares: one-line errors with exit code 2, Ctrl-C as exit code
+130, output formats, and help that names each default without loading any game
+until the help is actually shown."""
 from __future__ import annotations
 
 import functools
@@ -7,8 +9,24 @@ import sys
 from enum import Enum
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from analyser.core.errors import UserError
+
+# Metavars: say what to type, not Python types (`<list[str]>`, `<int>`).
+N = "N"
+FILE = "FILE"
+GAME = "GAME"
+POLICY = "NAME[:PARAM=VALUE,...]"
+RULE = "NAME=VALUE"
+
+# Help texts may name the games' own defaults with these tokens; they are filled
+# in from the registry only when help is shown (no numba, and no game module is
+# imported for a command that runs).
+DEFAULT_POLICY = "{default_policy}"
+DEFAULT_PLAYERS = "{default_players}"
+
+INTERRUPTED_EXIT = 130   # 128 + SIGINT, what shells expect after Ctrl-C
 
 
 class Format(str, Enum):
@@ -18,17 +36,123 @@ class Format(str, Enum):
 
 
 def user_errors(fn):
-    """Turn a UserError into one line on stderr and exit code 2, never a traceback."""
+    """Turn a UserError into one line on stderr and exit code 2, never a traceback;
+    Ctrl-C into one line ("interrupted after N games; FILE was left as it was") and 130."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
+        except KeyboardInterrupt:  # before or between the runner's chunks (loading, writing)
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(INTERRUPTED_EXIT) from None
         except UserError as err:
-            typer.echo(f"error: {err}", err=True)
+            if type(err).__name__ == "Interrupted":   # analyser.core.runner.Interrupted: Ctrl-C during a run
+                typer.echo(one_line(err), err=True)
+                raise typer.Exit(INTERRUPTED_EXIT) from None
+            typer.echo(f"error: {one_line(err)}", err=True)
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def one_of(given: dict, default):
+    """The value of the one option given among several names for it (``--count``, ``--deals``, ...)."""
+    values = {name: v for name, v in given.items() if v is not None}
+    if len(set(values.values())) > 1:
+        raise UserError(f"{' and '.join(values)} are one option; give it once")
+    return next(iter(values.values()), default)
+
+
+def one_line(err) -> str:
+    return " ".join(str(err).split("\n"))
+
+
+def game_defaults(attr: str) -> str:
+    """``palace: saver`` for every registered game's ``attr``; loads the games' specs (numpy, never numba)."""
+    from analyser.core.registry import game_names, get_game
+
+    parts = []
+    for name in game_names():
+        try:
+            parts.append(f"{name}: {getattr(get_game(name), attr)}")
+        except Exception:  # help must never fail because one game cannot load
+            continue
+    return ", ".join(parts)
+
+
+def _fill_help(params) -> None:
+    tokens = {DEFAULT_POLICY: "default_policy", DEFAULT_PLAYERS: "default_players"}
+    for param in params:
+        text = getattr(param, "help", None)
+        if text:
+            for token, attr in tokens.items():
+                if token in text:
+                    text = text.replace(token, game_defaults(attr))
+            param.help = text
+
+
+def _tidy(params):
+    """No `<bool>` beside a flag (--help, --progress, --version, the completion flags) and
+    no `<str>` beside an argument whose name (GAME, FILE) already says what it is."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+        elif getattr(param, "param_type_name", "") == "argument" and param.metavar is not None:
+            param.display_type_rich = _no_type
+    return params
+
+
+def _no_type(ctx=None):
+    return None
+
+
+class Command(TyperCommand):
+    """A command whose help names the games' defaults and shows no type noise."""
+
+    def get_params(self, ctx):
+        return _tidy(super().get_params(ctx))
+
+    def format_help(self, ctx, formatter):
+        _fill_help(self.params)
+        return super().format_help(ctx, formatter)
+
+
+class Group(TyperGroup):
+    def get_params(self, ctx):
+        return _tidy(super().get_params(ctx))
+
+
+def complete_game(incomplete: str) -> list[str]:
+    """Shell completion of a game name (no game is loaded)."""
+    from analyser.core.registry import game_names
+
+    return [n for n in game_names() if n.startswith(incomplete)]
+
+
+def _game_on_line(ctx):
+    """The game named earlier on the command line being completed (None if none yet)."""
+    from analyser.core.registry import game_names, get_game
+
+    names = game_names()
+    # after a dangling option (`--policy` being completed) the game is left among ctx.args
+    name = ctx.params.get("game") or next((a for a in ctx.args if a in names), None)
+    try:
+        return get_game(name) if name else None
+    except Exception:
+        return None
+
+
+def complete_policy(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a policy name of the game given before it on the line."""
+    spec = _game_on_line(ctx)
+    return [p.name for p in spec.policies if p.name.startswith(incomplete)] if spec else []
+
+
+def complete_rule(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of a rule setting (``NAME=``) of the game given before it on the line."""
+    spec = _game_on_line(ctx)
+    return [f"{s.name}=" for s in spec.settings if s.name.startswith(incomplete)] if spec else []
 
 
 def print_result(result, fmt: Format):

@@ -1,34 +1,53 @@
-"""``analyser games`` and ``analyser policies``: what there is to choose from."""
+"""``analyser games`` and ``analyser policies``: what there is to choose from.
+
+Both read the games' specs only; no numba is loaded (tests/cli/test_help.py checks)."""
 from __future__ import annotations
 
 from typing import Annotated
 
 import typer
 
-from analyser.cli.common import user_errors
+from analyser.cli.common import GAME, complete_game, user_errors
 
 
 @user_errors
 def games():
-    """List the games with their player counts and rule settings."""
+    """List the games, their players, unit, win, default policy and rule settings.
+
+    The unit is what one simulated record is (a game or a match; -n counts them)."""
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import GAME_MODULES, get_game
+    from analyser.core.registry import game_names, get_game
 
-    table = Table(title="Games", title_justify="left")
-    for col in ("game", "players", "setting", "default", "meaning"):
-        table.add_column(col)
-    for name in GAME_MODULES:
+    console = Console()
+    for name in game_names():
         spec = get_game(name)
-        for i, s in enumerate(spec.settings):
-            table.add_row(name if i == 0 else "", f"{spec.min_players}-{spec.max_players}" if i == 0 else "",
-                          s.name, str(s.show(s.default)).lower(), s.description)
-    Console().print(table)
+        unit = spec.unit + (f" of {spec.sub_unit}s" if spec.sub_unit else "")
+        console.print(f"[bold]{name}[/bold]: {spec.title}")
+        facts = Table.grid(padding=(0, 2))
+        facts.add_column(style="dim")
+        facts.add_column(overflow="fold")
+        facts.add_row("players", f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
+        plural = "matches" if spec.unit == "match" else f"{spec.unit}s"
+        facts.add_row("unit", f"{unit} (-n counts {plural})")
+        facts.add_row("win", spec.outcome)
+        if spec.teams:
+            facts.add_row("teams", "yes: partners share one result")
+        facts.add_row("default policy", spec.default_policy)
+        console.print(facts)
+        table = Table(title=f"{name} rule settings (--rule NAME=VALUE)", title_justify="left")
+        for col in ("setting", "default", "meaning"):
+            table.add_column(col, overflow="fold")
+        for s in spec.settings:
+            values = "on/off" if s.kind == "bool" else f"{s.low:,}..{s.high:,}"
+            table.add_row(s.name, f"{str(s.show(s.default)).lower()} ({values})", s.description)
+        console.print(table)
 
 
 @user_errors
-def policies(game: Annotated[str, typer.Argument(help="Game whose policies to list.")]):
+def policies(game: Annotated[str, typer.Argument(metavar=GAME, help="Game whose policies to list.",
+                                                 autocompletion=complete_game, show_default=False)]):
     """List a game's policies with their parameters, defaults and what they do."""
     from rich.console import Console
     from rich.table import Table
@@ -36,9 +55,10 @@ def policies(game: Annotated[str, typer.Argument(help="Game whose policies to li
     from analyser.core.registry import get_game
 
     spec = get_game(game)
-    table = Table(title=f"{spec.title}: policies (use NAME:param=value,...)", title_justify="left")
+    table = Table(title=f"{spec.title}: policies (--policy NAME:PARAM=VALUE,...; "
+                        f"default {spec.default_policy})", title_justify="left")
     for col in ("policy", "description", "parameter", "default", "meaning"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for p in spec.policies:
         rows = p.params or (None,)
         for i, param in enumerate(rows):

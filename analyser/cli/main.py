@@ -1,38 +1,75 @@
 """The ``analyser`` app. Commands import numba and the games only when they run,
-so ``analyser --help`` answers at once."""
+so ``analyser --help``, ``--version`` and shell completion answer at once."""
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 
 from analyser.cli import info, simulate, trace
+from analyser.cli.common import INTERRUPTED_EXIT, Command, Group
 
 app = typer.Typer(
     name="analyser",
     help="Monte Carlo strategy analyser for card games: simulate, trace and compare policies.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    add_completion=True,
+    cls=Group,
 )
-app.command()(simulate.simulate)
-app.command()(simulate.show)
-app.command()(trace.trace)
-app.command()(info.games)
-app.command()(info.policies)
+app.command(cls=Command)(simulate.simulate)
+app.command(cls=Command)(simulate.show)
+app.command(cls=Command)(trace.trace)
+app.command(cls=Command)(info.games)
+app.command(cls=Command)(info.policies)
+
+
+def package_version() -> str:
+    """The installed distribution's version; the source tree's when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("analyser")
+    except PackageNotFoundError:
+        from analyser import __version__
+
+        return __version__
+
+
+def _print_version(value: bool):
+    if value:
+        typer.echo(f"analyser {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", metavar="", callback=_print_version, is_eager=True,
+                                          show_default=False, help="Print the version and exit.")] = False,
+):
+    pass
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: usage errors come out as one line and exit code 2, like every bad input."""
+    """Entry point: usage errors come out as one line and exit code 2, like every bad input;
+    Ctrl-C outside a run exits with 130. Shell completion (_ANALYSER_COMPLETE) is answered
+    by the command itself, before any of this."""
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="analyser", standalone_mode=False)
     except Exception as err:  # typer's usage errors (ClickException) carry format_message()
+        if type(err).__name__ == "NoArgsIsHelpError":   # bare `analyser`: the help (rich printed it already)
+            text = err.format_message()
+            if text.strip():
+                print(text)
+            sys.exit(2)
         if hasattr(err, "format_message"):
             print(f"error: {err.format_message()}".replace("\n", " "), file=sys.stderr)
             sys.exit(2)
         if type(err).__name__ == "Abort":
-            sys.exit(1)
+            print("interrupted", file=sys.stderr)
+            sys.exit(INTERRUPTED_EXIT)
         raise
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -2,45 +2,108 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from analyser.cli.common import Format, print_result, user_errors
+from analyser.cli.common import (
+    DEFAULT_PLAYERS,
+    DEFAULT_POLICY,
+    FILE,
+    GAME,
+    POLICY,
+    RULE,
+    Format,
+    N,
+    complete_game,
+    complete_policy,
+    complete_rule,
+    one_of,
+    print_result,
+    user_errors,
+)
+
+GAME_HELP = "Game to play; `analyser games` lists them."
+POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat or once per seat. "
+               "`analyser policies GAME` lists them. Default: the game's default policy (" + DEFAULT_POLICY + ").")
+RULE_HELP = ("A rule setting NAME=VALUE, repeatable; `analyser games` lists them. "
+             "Default: the game's settings as listed there.")
+PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + ")."
 
 
 @user_errors
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game to play; `analyser games` lists them.")],
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table (default: the game's usual count).")] = None,
-    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="NAME or NAME:param=value,...; once for all seats or once per seat. `analyser policies GAME` lists them.")] = None,
-    deals: Annotated[int, typer.Option("--deals", "-n", help="Number of deals to play.")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Run seed: with the settings it fixes every deal.")] = 0,
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", help="Rule setting NAME=VALUE (repeatable); `analyser games` lists them.")] = None,
-    threads: Annotated[Optional[int], typer.Option("--threads", "-t", help="Worker threads (default: all cores). Results do not depend on it.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write one row per game to this Parquet file.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="How to print the summary.")] = Format.table,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    game: Annotated[str, typer.Argument(metavar=GAME, help=GAME_HELP, autocompletion=complete_game,
+                                        show_default=False)],
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--count", "-n", metavar=N, show_default=False,
+        help="How many to play: games (Palace) or matches. --deals, --games and --matches are other names "
+             "for it. Default: 10,000.")] = None,
+    deals: Annotated[int | None, typer.Option("--deals", metavar=N, hidden=True)] = None,
+    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
+    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                      help="Run seed: with the settings it fixes every game. Default: 0.")] = 0,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
+                                                      autocompletion=complete_rule, show_default=False)] = None,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", metavar=N, show_default=False,
+        help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=FILE, show_default=False,
+        help="Also write one row per game or match to this Parquet FILE; an existing FILE is replaced only "
+             "when the run completes. Default: no file.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the summary. Default: table.")] = Format.table,
+    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
+                                              help="Show no progress bar (it goes to stderr).")] = False,
+    progress: Annotated[bool, typer.Option("--progress", hidden=True)] = False,
 ):
-    """Simulate a batch of deals and print a summary: win and loser rates per seat and policy
-    with 95% Wilson intervals, game length, events and speed."""
+    """Play games (Palace) or matches and print a summary.
+
+    Per seat and per policy: win share, mean score and the game's own rates, with 95% intervals.
+
+    Per run: game length, events, aborted games and speed.
+    """
     from analyser.api import simulate as run_simulation
     from analyser.core.registry import parse_rule_args
 
-    result = run_simulation(game, players=players, policies=policy, deals=deals, seed=seed,
+    if out is not None:
+        check_out(out)
+    count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches}, 10_000)
+    result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
-                            keep_records=False, progress=progress)
+                            keep_records=False, progress=not no_progress)
     print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
 
 
+def check_out(out: Path) -> None:
+    """Refuse what the results writer must not replace: a symbolic link (``/dev/stdout`` is one: the
+    file would replace the link, not go to the terminal), a device, a directory, anything under /proc."""
+    from analyser.core.errors import UserError
+
+    what = ("a symbolic link" if out.is_symlink() else "a directory" if out.is_dir()
+            else "not a regular file" if out.exists() and not out.is_file()
+            else "under /proc" if str(out.absolute()).startswith("/proc/") else None)
+    if what:
+        raise UserError(f"cannot write results file {out}: it is {what}; give a file path ending in .parquet "
+                        f"(the summary goes to stdout anyway; --format json or csv for programs)")
+
+
 @user_errors
 def show(
-    file: Annotated[Path, typer.Argument(help="A results file written by `simulate --out`.")],
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="How to print the summary.")] = Format.table,
+    file: Annotated[Path, typer.Argument(metavar=FILE, show_default=False,
+                                         help="A results file written by `simulate --out`.")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the summary. Default: table.")] = Format.table,
 ):
-    """Print the summary of a results file again."""
+    """Print the summary of a results file written by `simulate --out` again."""
     from analyser.results import load
 
     print_result(load(file), fmt)

@@ -1,4 +1,5 @@
-"""Terminal tables for a result (rich)."""
+"""Terminal tables for a result (rich). Numbers are never cut: cells fold at
+any width, and an interval sits under its value when a column is narrow."""
 from __future__ import annotations
 
 import math
@@ -6,59 +7,131 @@ import math
 from rich.console import Console
 from rich.table import Table
 
+from analyser.stats.summary import pooling
+
 
 def _pct(x) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}%"
 
 
-def _ci(row, name) -> str:
-    return f"{_pct(row[name + '_rate'])} ({_pct(row[name + '_ci_low'])}-{_pct(row[name + '_ci_high'])})"
+def _num(x, digits: int = 2) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
 
 
-def _rate_table(title: str, frame, key: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    for col in (key, "policy", "games", "win rate (95% CI)", "loser rate (95% CI)", "mean place"):
-        table.add_column(col, justify="left" if col == "policy" else "right")
+def _with_ci(value: str, low: str, high: str) -> str:
+    """``value [low, high]``, or the value alone for an interval of width 0; the
+    interval drops its % signs and may wrap at its spaces in a narrow column."""
+    if low == high == value:
+        return value
+    return f"{value} [{low.rstrip('%')}, {high.rstrip('%')}]"
+
+
+def _table(title: str, caption: str | None = None) -> Table:
+    return Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+
+
+def _add(table: Table, name: str, left: bool = False):
+    table.add_column(name, justify="left" if left else "right", overflow="fold")
+
+
+def outcome_table(title: str, frame, keys: list[str], game, caption: str | None = None) -> Table:
+    """Win share, draw rate, score and rank per row, then the game's rate columns."""
+    table = _table(title, caption)
+    for k in keys:
+        _add(table, k, left=k in ("policy", "policies"))
+    _add(table, game.unit + "s")
+    _add(table, "win share (95% CI)")
+    draws = frame["draw_rate"].fillna(0).max() > 0
+    if draws:
+        _add(table, "draws")
+    score = not frame["score_mean"].equals(frame["win_rate"])   # Palace's score is its win: not shown twice
+    if score:
+        _add(table, "mean score (95% CI)")
+    _add(table, "mean rank")
+    rates = [c for c in game.columns if c.per == "seat" and c.kind == "rate"]
+    for col in rates:
+        _add(table, f"{col.description} (95% CI)")
     for row in frame.to_dict("records"):
-        table.add_row(str(row[key]), str(row["policy"]), f"{row['games']:,}", _ci(row, "win"), _ci(row, "loser"),
-                      f"{row['mean_place']:.3f}")
+        cells = [str(row[k]) for k in keys]
+        cells.append(f"{row['games']:,}")
+        cells.append(_with_ci(_pct(row["win_rate"]), _pct(row["win_ci_low"]), _pct(row["win_ci_high"])))
+        if draws:
+            cells.append(_pct(row["draw_rate"]))
+        if score:
+            cells.append(_with_ci(_num(row["score_mean"], 3), _num(row["score_ci_low"], 3),
+                                  _num(row["score_ci_high"], 3)))
+        cells.append(_num(row["mean_rank"], 3))
+        for col in rates:
+            n = col.name
+            cells.append(_with_ci(_pct(row[f"{n}_rate"]), _pct(row[f"{n}_ci_low"]), _pct(row[f"{n}_ci_high"])))
+        table.add_row(*cells)
     return table
 
 
-def _event_table(frame, key: str, game) -> Table:
-    table = Table(title="Events per game", title_justify="left")
-    table.add_column(key, justify="right")
-    table.add_column("policy")
-    for name in game.seat_events:
-        table.add_column(game.describe_events.get(name, name), justify="right")
+def mean_columns_table(frame, keys: list[str], game) -> Table | None:
+    means = [c for c in game.columns if c.per == "seat" and c.kind == "mean"]
+    if not means:
+        return None
+    table = _table(f"Per {game.unit}, completed {game.unit}s")
+    for k in keys:
+        _add(table, k, left=k == "policy")
+    for col in means:
+        _add(table, col.description)
     for row in frame.to_dict("records"):
-        table.add_row(str(row[key]), str(row["policy"]), *(f"{row[f'{name}_per_game']:.2f}" for name in game.seat_events))
+        table.add_row(*(str(row[k]) for k in keys),
+                      *(_num(row[f"{c.name}_per_{game.unit}"]) for c in means))
     return table
 
 
-def print_tables(result):
-    console = Console()
-    meta = result.meta
+def run_table(result) -> Table:
+    f, game = result.figures, result.game
+    run = _table("Per run", None)
+    run.show_header = False
+    run.add_column(justify="left", overflow="fold")
+    run.add_column(justify="right", overflow="fold")
+    run.add_row(f"{game.unit}s completed / aborted",
+                f"{f['completed']:,} / {f['aborted']:,} ({_pct(f['aborted_share'])} aborted)")
+    if f["draws"]:
+        run.add_row("drawn", f"{f['draws']:,} ({_pct(f['draw_rate'])})")
+    run.add_row(f"{game.length} per {game.unit}: mean / sd / median / p95",
+                f"{_num(f['length_mean'], 1)} / {_num(f['length_sd'], 1)} / {_num(f['length_median'], 0)} / "
+                f"{_num(f['length_p95'], 0)}")
+    for col in game.columns:
+        if col.per == "unit":
+            run.add_row(f"{col.description} per {game.unit}", _num(f[f"{col.name}_mean"], 1))
+    if f.get("units_per_second"):
+        speed = f"{f['units_per_second']:,.0f}"
+        if f.get("simulation_units_per_second"):
+            speed += f" ({f['simulation_units_per_second']:,.0f} simulating)"
+        run.add_row(f"{game.unit}s/s end to end", speed)
+    return run
+
+
+def _whole_numbers(table: Table) -> Table:
+    """Make each number column at least as wide as its widest word, so that a
+    narrow terminal wraps cells between numbers, never inside one."""
+    for col in table.columns:
+        if col.justify == "right":
+            col.min_width = max((len(w) for c in col._cells for w in str(c).split()), default=0) or None
+    return table
+
+
+def print_tables(result, console: Console | None = None):
+    console = console or Console()
+    meta, game = result.meta, result.game
     settings = ", ".join(f"{k}={v}" for k, v in meta["settings"].items())
-    console.print(f"[bold]{result.game.title}[/bold]: {meta['players']} players, {meta['deals']:,} deals, "
-                  f"seed {meta['seed']} ({settings})")
-    console.print(_rate_table("Per seat", result.summary, "seat"))
+    console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {meta['deals']:,} {game.unit}s, "
+                  f"seed {meta['seed']} ({settings}). Win = {game.outcome}; rates over completed {game.unit}s.")
+    tables = [outcome_table("Per seat", result.summary, ["seat", "policy"] + (["team"] if result.teams else []),
+                            game)]
     if len(set(result.labels)) < len(result.labels):
-        console.print(_rate_table("Per policy (seats pooled)", result.by_policy, "seats"))
-    console.print(_event_table(result.summary, "seat", result.game))
-    f = result.figures
-    run = Table(title="Per run", title_justify="left", show_header=False)
-    run.add_column(justify="left")
-    run.add_column(justify="right")
-    run.add_row("games completed / aborted", f"{f['completed']:,} / {f['aborted']:,}")
-    run.add_row("actions per game: mean / median / p95",
-                f"{f['actions_mean']:.1f} / {f['actions_median']:.0f} / {f['actions_p95']:.0f}")
-    for name in result.game.seat_events:
-        run.add_row(f"{result.game.describe_events.get(name, name)} (total, per game)",
-                    f"{f[f'{name}_total']:,} ({f[f'{name}_per_game']:.2f})")
-    if "decisions_per_game" in f:
-        run.add_row("decisions per game", f"{f['decisions_per_game']:.1f}")
-    if f.get("games_per_second"):
-        run.add_row("games/s (decisions/s)",
-                    f"{f['games_per_second']:,.0f} ({f.get('decisions_per_second', 0):,.0f})")
-    console.print(run)
+        tables.append(outcome_table(f"Per policy (seats pooled per {game.unit})", result.by_policy,
+                                    ["policy", "seats"], game, caption=pooling(game.unit)["policy"]))
+    if result.by_team is not None:
+        tables.append(outcome_table("Per team", result.by_team, ["team", "policies"], game,
+                                    caption=pooling(game.unit)["team"]))
+    tables.append(mean_columns_table(result.summary, ["seat", "policy"], game))
+    tables.append(run_table(result))
+    for table in tables:
+        if table is not None:
+            console.print(_whole_numbers(table))

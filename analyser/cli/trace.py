@@ -1,12 +1,23 @@
-"""``analyser trace``: one deal move by move."""
+"""``analyser trace``: one game (or match, or one hand of a match) move by move."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from analyser.cli.common import user_errors
+from analyser.cli.common import (
+    GAME,
+    POLICY,
+    RULE,
+    N,
+    complete_game,
+    complete_policy,
+    complete_rule,
+    one_of,
+    user_errors,
+)
+from analyser.cli.simulate import GAME_HELP, PLAYERS_HELP, POLICY_HELP, RULE_HELP
 
 
 class TraceFormat(str, Enum):
@@ -16,20 +27,48 @@ class TraceFormat(str, Enum):
 
 @user_errors
 def trace(
-    game: Annotated[str, typer.Argument(help="Game to play; `analyser games` lists them.")],
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Run seed, as given to simulate.")] = 0,
-    deal: Annotated[int, typer.Option("--deal", "-d", help="Deal index within the run (0-based).")] = 0,
-    players: Annotated[Optional[int], typer.Option("--players", "-p", help="Players at the table.")] = None,
-    policy: Annotated[Optional[list[str]], typer.Option("--policy", help="NAME or NAME:param=value,...; once for all seats or once per seat.")] = None,
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", help="Rule setting NAME=VALUE (repeatable).")] = None,
-    fmt: Annotated[TraceFormat, typer.Option("--format", "-f", help="text for people, jsonl for programs.")] = TraceFormat.text,
+    game: Annotated[str, typer.Argument(metavar=GAME, help=GAME_HELP, autocompletion=complete_game,
+                                        show_default=False)],
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                      help="Run seed, as given to simulate. Default: 0.")] = 0,
+    unit: Annotated[int | None, typer.Option(
+        "--unit", "-u", metavar=N, show_default=False,
+        help="Which game (Palace) or match of the run to play, counting from 0; --deal (-d) is another name "
+             "for it. Default: 0.")] = None,
+    deal: Annotated[int | None, typer.Option("--deal", "-d", metavar=N, hidden=True)] = None,
+    hand: Annotated[int | None, typer.Option(
+        "--hand", metavar="K", show_default=False,
+        help="Show only hand (or round) K of the match; for games played whole, like Palace, there is "
+             "none. Default: the whole game or match.")] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
+                                                      autocompletion=complete_rule, show_default=False)] = None,
+    fmt: Annotated[TraceFormat, typer.Option("--format", "-f", show_default=False,
+                                             help="text for people, jsonl for programs. Default: text.")]
+        = TraceFormat.text,
 ):
-    """Play one deal and print every move: exactly the game `simulate` played as that deal."""
-    from analyser.api import trace as run_trace
-    from analyser.core.errors import UserError
-    from analyser.core.registry import parse_rule_args
+    """Play one game (Palace) or match and print every move.
 
-    if deal < 0:
-        raise UserError(f"deal must be 0 or more, not {deal}")
-    result = run_trace(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule))
+    It is exactly the game or match that `simulate` played with that index and seed."""
+    from analyser.api import trace as run_trace
+    from analyser.core.config import MAX_INDEX, whole_number
+    from analyser.core.registry import get_game, parse_rule_args
+
+    unit = one_of({"--unit": unit, "--deal": deal}, 0)
+    spec = get_game(game)
+    whole_number(unit, f"--unit (the index of the {spec.unit})", 0, MAX_INDEX)
+    if hand is not None and spec.sub_unit is None:
+        raise _no_hands(spec)
+    result = run_trace(game, seed=seed, deal=unit, players=players, policies=policy, rules=parse_rule_args(rule),
+                       hand=hand)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
+
+
+def _no_hands(spec):
+    from analyser.core.errors import UserError
+
+    return UserError(f"--hand: {spec.name} has no hands or rounds, a {spec.unit} is played whole; "
+                     f"leave out --hand")

@@ -1,14 +1,26 @@
 """A run's full configuration: everything that, with the seed, determines its numbers."""
 from __future__ import annotations
 
+import numbers
 import platform
 from dataclasses import dataclass
 
 from analyser.core.errors import UserError
 from analyser.core.policy import SeatPolicy, as_seat_policy
 from analyser.core.registry import GameSpec, get_game
+from analyser.core.rng import MAX_POLICY_STREAMS
 
 DEFAULT_CHUNK = 1 << 16
+MAX_INDEX = 2**63 - 1
+
+
+def whole_number(value, name: str, low: int = 0, high: int = MAX_INDEX) -> int:
+    """``value`` as an int in [low, high], or a UserError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise UserError(f"{name} must be a whole number, not {value!r}")
+    if not low <= int(value) <= high:
+        raise UserError(f"{name} must be from {low:,} to {high:,}, not {int(value):,}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -16,29 +28,32 @@ class RunConfig:
     game: GameSpec
     players: int
     seats: tuple[SeatPolicy, ...]
-    deals: int
+    deals: int                    # units to play (games or matches)
     seed: int
     settings: dict[str, int]
     first_deal: int = 0
+    streams: tuple[int, ...] = ()  # policy stream id of each seat (default: its seat number); see core/rng.py
 
     @classmethod
     def build(cls, game: str | GameSpec, players: int | None = None, policies=None, deals: int = 10_000,
-              seed: int = 0, rules: dict | None = None, first_deal: int = 0) -> "RunConfig":
+              seed: int = 0, rules: dict | None = None, first_deal: int = 0, streams=None) -> RunConfig:
         spec = get_game(game) if isinstance(game, str) else game
-        players = spec.check_players(int(players if players is not None else spec.default_players))
-        if deals < 1:
-            raise UserError(f"deals must be at least 1, not {deals}")
-        if seed < 0 or seed >= 2**63:
-            raise UserError(f"seed must be a whole number from 0 to 2**63-1, not {seed}")
-        items = list(policies) if policies else [spec.default_policy]
-        if isinstance(policies, (str, SeatPolicy)) or callable(policies):
-            items = [policies]
+        players = spec.check_players(whole_number(players if players is not None else spec.default_players,
+                                                  "players", 0, 1000))
+        deals = whole_number(deals, f"the number of {spec.unit}s", 1)
+        seed = whole_number(seed, "seed")
+        first_deal = whole_number(first_deal, f"the first {spec.unit}", 0, MAX_INDEX - deals + 1)
+        items = _policy_list(policies, spec)
         if len(items) == 1:
             items = items * players
         if len(items) != players:
             raise UserError(f"give one policy for all seats or one per seat ({players}), not {len(items)}")
-        seats = tuple(as_seat_policy(p, spec.policy_map) for p in items)
-        return cls(spec, players, seats, int(deals), int(seed), spec.parse_settings(rules), int(first_deal))
+        seats = tuple(as_seat_policy(p, spec.policy_map, spec.policy_signature) for p in items)
+        streams = tuple(range(players)) if streams is None else tuple(
+            whole_number(s, "a policy stream id", 0, MAX_POLICY_STREAMS - 1) for s in streams)
+        if len(streams) != players:
+            raise UserError(f"give one policy stream id per seat ({players}), not {len(streams)}")
+        return cls(spec, players, seats, deals, seed, spec.parse_settings(rules), first_deal, streams)
 
     def metadata(self) -> dict:
         """What a results file or report carries to say how it was made."""
@@ -49,6 +64,7 @@ class RunConfig:
 
         return {
             "game": self.game.name,
+            "unit": self.game.unit,
             "players": self.players,
             "deals": self.deals,
             "first_deal": self.first_deal,
@@ -56,6 +72,18 @@ class RunConfig:
             "settings": {s.name: s.show(self.settings[s.name]) for s in self.game.settings},
             "policies": [seat.label() for seat in self.seats],
             "params": [seat.values for seat in self.seats],
+            "streams": list(self.streams),
             "versions": {"analyser": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
                          "python": platform.python_version()},
         }
+
+
+def _policy_list(policies, spec: GameSpec) -> list:
+    """One item (a name, a spec, a function) or a list or tuple of them."""
+    if policies is None:
+        return [spec.default_policy]
+    if isinstance(policies, (list, tuple)):
+        if not policies:
+            raise UserError("give at least one policy")
+        return list(policies)
+    return [policies]

@@ -9,6 +9,10 @@ caller (``engine._block_nb``) and hand the buffers down.
 """
 from numba import njit
 
+from analyser.core import cache
+
+cache.install()  # before any kernel is decorated: numba picks a function's cache folder then
+
 kernel = njit(cache=True, _nrt=False)
 
 # For the small kernels on the per-action path (and those that take many

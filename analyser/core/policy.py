@@ -7,6 +7,7 @@ compiled policy can be swept over its parameters without recompiling.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,7 +40,7 @@ class PolicySpec:
     """A named policy: its numba function, a one-line description, its parameters."""
 
     name: str
-    fn: object
+    fn: object                  # an @njit function, or "module:attribute" naming one (loaded on first use)
     description: str = ""
     params: tuple[ParamSpec, ...] = ()
 
@@ -47,10 +48,19 @@ class PolicySpec:
         if len(self.params) > MAX_PARAMS:
             raise ValueError(f"a policy takes at most {MAX_PARAMS} parameters")
 
+    @property
+    def function(self):
+        """The compiled function. Built-in policies name theirs as "module:attribute"
+        so that listing policies never imports numba."""
+        if isinstance(self.fn, str):
+            module, _, attr = self.fn.partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return self.fn
+
     def defaults(self) -> dict[str, float]:
         return {p.name: float(p.default) for p in self.params}
 
-    def bind(self, **values: float) -> "SeatPolicy":
+    def bind(self, **values: float) -> SeatPolicy:
         """This policy with some parameters set; the rest keep their defaults."""
         known = {p.name: p for p in self.params}
         chosen = self.defaults()
@@ -104,19 +114,37 @@ def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
         key, eq, value = item.partition("=")
         if not eq:
             raise UserError(f"policy parameter '{item}' must look like name=value")
+        if key.strip() in values:
+            raise UserError(f"parameter '{key.strip()}' is given twice in '{text}'")
         values[key.strip()] = value.strip()
     return available[name].bind(**values)
 
 
-def as_seat_policy(item, available: dict[str, PolicySpec]) -> SeatPolicy:
-    """Accept a spec string, a PolicySpec, a SeatPolicy or a bare ``@njit`` function."""
-    if isinstance(item, SeatPolicy):
-        return item
-    if isinstance(item, PolicySpec):
-        return item.bind()
+def _arity(fn) -> int | None:
+    """How many positional arguments a plain or ``@njit`` function takes (None: unknown)."""
+    code = getattr(getattr(fn, "py_func", fn), "__code__", None)
+    return code.co_argcount if code is not None else None
+
+
+def check_arity(fn, name: str, signature: tuple[str, ...]) -> None:
+    n = _arity(fn)
+    if n is not None and n != len(signature):
+        raise UserError(f"policy '{name}' takes {n} argument{'s' if n != 1 else ''}; a policy of this game "
+                        f"takes {len(signature)}: ({', '.join(signature)})")
+
+
+def as_seat_policy(item, available: dict[str, PolicySpec], signature: tuple[str, ...] = ()) -> SeatPolicy:
+    """Accept a spec string, a PolicySpec, a SeatPolicy or a bare ``@njit`` function;
+    a function is checked against the game's policy ``signature`` (argument names)."""
     if isinstance(item, str):
         return parse_spec(item, available)
-    if callable(item):
-        name = getattr(item, "__name__", "custom")
-        return PolicySpec(name, item, "user policy").bind()
-    raise UserError(f"a policy must be a name, a PolicySpec or an @njit function, not {type(item).__name__}")
+    if isinstance(item, PolicySpec):
+        item = item.bind()
+    elif not isinstance(item, SeatPolicy):
+        if not callable(item):
+            raise UserError(f"a policy must be a name, a PolicySpec or an @njit function, "
+                            f"not {type(item).__name__}")
+        item = PolicySpec(getattr(item, "__name__", "custom"), item, "user policy").bind()
+    if signature and not isinstance(item.spec.fn, str):
+        check_arity(item.spec.fn, item.name, signature)
+    return item

@@ -1,24 +1,22 @@
 """The game registry: what each game offers, without importing its numba code.
 
 A GameSpec is the whole contract between a game package and the rest of the
-analyser: player counts, rule settings, policies, the per-deal record and the
-two entry points (simulate a block of deals, trace one deal).
+analyser: player counts, seats and teams, rule settings, policies, the record
+(with the core's outcome block), the summary columns, and the entry points.
+Built-in games are named in GAME_MODULES and imported when first asked for;
+``register_game`` adds any other (a notebook's, the tests' toy game).
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from analyser.core.errors import UserError, choices
+from analyser.core.outcome import check_record_dtype
 from analyser.core.policy import PolicySpec
-
-# name -> module that defines GAME; games load only when asked for.
-GAME_MODULES = {
-    "palace": "analyser.games.palace",
-}
 
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
@@ -56,27 +54,84 @@ class SettingSpec:
 
 
 @dataclass(frozen=True)
+class Column:
+    """One of a game's own summary columns, read from its records.
+
+    ``per`` is "seat" (a value per seat and record: a ``(units, max_seats)``
+    field) or "unit" (one value per record). ``kind`` is "mean" (a mean per
+    completed unit) or "rate" (a 0/1 value, shown as a rate with a 95%
+    interval). ``value(records, players)`` computes the values when they are
+    not a record field of the column's name (Palace's loser rate).
+    """
+
+    name: str
+    description: str
+    kind: str = "mean"
+    per: str = "seat"
+    value: Callable[[np.ndarray, int], np.ndarray] | None = None
+
+    def values(self, rec: np.ndarray, players: int) -> np.ndarray:
+        """``(records, players)`` values ("seat") or ``(records,)`` ("unit"), in the field's own dtype."""
+        if self.value is not None:
+            return np.asarray(self.value(rec, players))
+        field = rec[self.name]
+        return field[:, :players] if self.per == "seat" else field
+
+
+def _one_winner(players: int) -> float:
+    return 1.0
+
+
+@dataclass(frozen=True)
 class GameSpec:
+    """Everything the generic layer relies on about a game; nothing is inferred
+    from the shapes of its fields. ``register_game`` checks it.
+
+    The entry points:
+      simulate(seed, first_unit, players, settings, fns, params, streams, out)
+          plays units first_unit .. first_unit + len(out) - 1 into ``out`` (an
+          array of record_dtype). ``fns`` and ``params`` have one entry per
+          seat (``max_seats`` of them); ``streams[s]`` is the policy stream id
+          of seat s (see analyser.core.rng), so a policy keeps its draws when
+          seats are rotated.
+      trace(seed, unit, players, settings, fns, params, streams)
+          -> (events, record array of one): exactly the unit simulate played.
+          In a game with sub-units every event of sub-unit k carries "hand": k.
+      trace_text(events) -> the trace for people.
+      policy_error(records) -> the seat whose policy chose an illegal action, or None.
+      kit() -> the hooks of the shared test kit (analyser.core.kit.GameKit).
+    """
+
     name: str
     title: str
     min_players: int
     max_players: int
     default_players: int
+    max_seats: int                        # per-seat width of the record (and of fns, params, streams)
     default_policy: str
     settings: tuple[SettingSpec, ...]
     policies: tuple[PolicySpec, ...]
-    record_dtype: np.dtype
-    seat_events: tuple[str, ...]          # per-seat counters in the record, summed in summaries
-    game_events: tuple[str, ...]          # per-game counters in the record
-    policy_error: Callable[[np.ndarray], str | None]
-    simulate: Callable                    # (seed, first_deal, players, settings_row, fns, params, out) -> None
-    trace: Callable                       # (seed, deal, players, settings_row, fns, params) -> (events, record)
-    trace_text: Callable                  # (events) -> str, the trace for people
-    describe_events: dict[str, str] = field(default_factory=dict)
+    record_dtype: np.dtype                # outcome block (analyser.core.outcome) + the game's own fields
+    policy_signature: tuple[str, ...]     # argument names of a policy function, e.g. ("pub", "pv", "legal", "params")
+    outcome: str                          # what a win is, in words: "not being the loser", "match won"
+    simulate: Callable
+    trace: Callable
+    trace_text: Callable
+    policy_error: Callable[[np.ndarray], int | None]
+    unit: str = "game"                    # what one record is: "game" or "match"
+    sub_unit: str | None = None           # what a unit is made of: "hand", "round" (None: nothing)
+    length: str = "actions"               # what the record's length counts
+    teams: Callable[[int], tuple[int, ...]] | None = None   # players -> team of each seat; None: no teams
+    win_total: Callable[[int], float] = _one_winner         # players -> the win shares of a decided unit
+    columns: tuple[Column, ...] = ()
+    kit: Callable[[], object] | None = None
 
     @property
     def policy_map(self) -> dict[str, PolicySpec]:
         return {p.name: p for p in self.policies}
+
+    def team_of(self, players: int) -> tuple[int, ...]:
+        return tuple(self.teams(players)) if self.teams else tuple(range(players))
 
     def default_settings(self) -> dict[str, int]:
         return {s.name: s.default for s in self.settings}
@@ -84,6 +139,8 @@ class GameSpec:
     def parse_settings(self, given: dict | None) -> dict[str, int]:
         known = {s.name: s for s in self.settings}
         values = self.default_settings()
+        if given is not None and not isinstance(given, dict):
+            raise UserError(f"rules must be a dict of setting name -> value, not {type(given).__name__}")
         for key, text in (given or {}).items():
             if key not in known:
                 raise UserError(f"unknown rule '{key}' for {self.name}; valid: {choices(known)}")
@@ -99,11 +156,56 @@ class GameSpec:
                             f"not {players}; valid: {choices(range(self.min_players, self.max_players + 1))}")
         return players
 
+    def check(self) -> GameSpec:
+        """Raise ValueError where the spec breaks the contract (called by register_game)."""
+        check_record_dtype(self.record_dtype, self.max_seats, self.name)
+        if not 1 <= self.min_players <= self.default_players <= self.max_players <= self.max_seats:
+            raise ValueError(f"game {self.name}: need 1 <= min_players <= default_players <= max_players <= max_seats")
+        if self.default_policy not in self.policy_map:
+            raise ValueError(f"game {self.name}: default policy '{self.default_policy}' is not among its policies")
+        if not self.policy_signature or self.policy_signature[-1] != "params":
+            raise ValueError(f"game {self.name}: a policy's last argument is its parameter row, 'params'")
+        if self.unit not in ("game", "match"):
+            raise ValueError(f"game {self.name}: unit is 'game' or 'match', not '{self.unit}'")
+        for col in self.columns:
+            if col.kind not in ("mean", "rate") or col.per not in ("seat", "unit"):
+                raise ValueError(f"game {self.name}: column {col.name} has kind {col.kind}, per {col.per}")
+            if col.value is None and col.name not in self.record_dtype.names:
+                raise ValueError(f"game {self.name}: column {col.name} is not a record field and has no value()")
+        for n in range(self.min_players, self.max_players + 1):
+            if len(self.team_of(n)) != n:
+                raise ValueError(f"game {self.name}: teams({n}) must name a team for each of {n} seats")
+        return self
+
+
+# name -> module that defines GAME; built-in games load only when asked for.
+GAME_MODULES = {
+    "palace": "analyser.games.palace",
+}
+_REGISTERED: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec, replace: bool = False) -> GameSpec:
+    """Add a game to the registry (the public way to bring a fifth game)."""
+    spec.check()
+    if not replace and (spec.name in _REGISTERED or spec.name in GAME_MODULES):
+        raise ValueError(f"a game named {spec.name} is registered already")
+    _REGISTERED[spec.name] = spec
+    return spec
+
+
+def game_names() -> list[str]:
+    return list(GAME_MODULES) + [n for n in _REGISTERED if n not in GAME_MODULES]
+
 
 def get_game(name: str) -> GameSpec:
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     if name not in GAME_MODULES:
-        raise UserError(f"unknown game '{name}'; valid: {choices(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[name]).GAME
+        raise UserError(f"unknown game '{name}'; valid: {choices(game_names())}")
+    spec = importlib.import_module(GAME_MODULES[name]).GAME
+    _REGISTERED[name] = spec.check()
+    return spec
 
 
 def parse_rule_args(items: list[str] | None) -> dict[str, str]:

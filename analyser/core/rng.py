@@ -1,13 +1,29 @@
 """Counter-based random streams for numba code.
 
-Every stream is a single uint64 word seeded from (run seed, deal index, stream
-id) and advanced with SplitMix64. Stream 0 of a deal shuffles and picks the
-starting player; streams 1.. belong to the seats' policies. Because nothing
-depends on thread or chunk, a deal plays the same wherever it is computed, and
-the deal itself does not depend on which policies sit at the table.
+Every stream is a single uint64 word seeded from (run seed, unit index, stream
+id) and advanced with SplitMix64. Nothing depends on thread, chunk or machine,
+so a unit plays the same wherever it is computed.
+
+The stream layout (``stream_seed_nb(seed, unit, stream)``):
+  stream -1 (UNIT_STREAM)          the unit's own randomness outside its hands
+                                   (a match's first dealer, say);
+  hand_stream(h, DEAL_SLOT)        hand (or round, or game) h of the unit: its
+                                   shuffle, its start player;
+  hand_stream(h, POLICY_SLOT + k)  policy stream k in hand h, k = 0..14.
+where ``hand_stream(h, slot) = h * STREAMS_PER_HAND + slot``. A Palace game is
+a unit of one hand: stream 0 deals it, streams 1.. are its policies'.
+
+Policy stream k belongs to the policy, not the seat: the runner hands each
+seat a stream id (by default its seat number), and a rotation of seats (the
+analysis layer's duplicate deals) moves the ids with the policies, so every
+policy keeps its own draws. Hand h's streams depend on (seed, unit, h) alone,
+so a match's third hand deals the same cards whatever was played before, and
+the deals never depend on which policies sit at the table.
 """
 import numpy as np
 from numba import njit
+
+import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -19,7 +35,16 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
-DEAL_STREAM = 0
+UNIT_STREAM = -1
+STREAMS_PER_HAND = 16
+DEAL_SLOT = 0
+POLICY_SLOT = 1
+MAX_POLICY_STREAMS = STREAMS_PER_HAND - POLICY_SLOT
+
+
+def hand_stream(hand: int, slot: int) -> int:
+    """The stream id of ``slot`` in hand ``hand`` of a unit (see the layout above)."""
+    return hand * STREAMS_PER_HAND + slot
 
 
 @njit(cache=True)
@@ -31,11 +56,17 @@ def mix64_nb(z):
 
 
 @njit(cache=True)
-def stream_seed_nb(seed, deal, stream):
-    """Initial state of stream ``stream`` of deal ``deal`` in run ``seed``."""
+def stream_seed_nb(seed, unit, stream):
+    """Initial state of stream ``stream`` of unit ``unit`` in run ``seed``."""
     z = mix64_nb(np.uint64(seed) + _GOLDEN)
-    z = mix64_nb(z ^ (np.uint64(deal) * _K_DEAL))
+    z = mix64_nb(z ^ (np.uint64(unit) * _K_DEAL))
     return mix64_nb(z ^ (np.uint64(stream + 1) * _K_STREAM))
+
+
+@njit(cache=True)
+def hand_seed_nb(seed, unit, hand, slot):
+    """Initial state of ``slot`` in hand ``hand`` of unit ``unit``: hand_stream in numba."""
+    return stream_seed_nb(seed, unit, hand * STREAMS_PER_HAND + slot)
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
-"""The runner: splits a run into chunks of deals, runs each, tallies, reports progress.
+"""The runner: splits a run into chunks of units, runs each, tallies, reports progress.
 
-Every chunk is (first deal, number of deals) and its records depend on nothing
+Every chunk is (first unit, number of units) and its records depend on nothing
 else, so any chunking, thread count or machine gives the same numbers; only
 tallies (small) are kept unless records are asked for.
 """
@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import time
 import warnings
-from contextlib import nullcontext
 
 import numpy as np
 
 from analyser.core.config import DEFAULT_CHUNK, RunConfig
 from analyser.core.errors import UserError
-from analyser.results import RecordWriter, SimulationResult
+from analyser.core.progress import preparing, progress_bar
+from analyser.results import SimulationResult
 from analyser.stats.tally import Tally
 
 
-def chunks(first_deal: int, deals: int, size: int):
-    """``(start, count)`` pieces covering deals first_deal .. first_deal + deals - 1."""
-    for start in range(0, deals, size):
-        yield first_deal + start, min(size, deals - start)
+class Interrupted(UserError):
+    """Ctrl-C during a run: what was done, and that no results file was left half written."""
+
+
+def chunks(first: int, count: int, size: int):
+    """``(start, n)`` pieces covering units first .. first + count - 1."""
+    for start in range(0, count, size):
+        yield first + start, min(size, count - start)
 
 
 def set_threads(threads: int | None) -> int:
@@ -30,8 +34,8 @@ def set_threads(threads: int | None) -> int:
     limit = numba.config.NUMBA_NUM_THREADS
     if threads is None:
         threads = limit
-    if not 1 <= threads <= limit:
-        raise UserError(f"threads must be from 1 to {limit} on this machine, not {threads}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
+        raise UserError(f"threads must be a whole number from 1 to {limit} on this machine, not {threads!r}")
     numba.set_num_threads(threads)
     return threads
 
@@ -41,13 +45,15 @@ class ChunkRunner:
 
     def __init__(self, config: RunConfig):
         self.config = config
-        game = config.game
-        self.fns = tuple(seat.spec.fn for seat in config.seats)
-        self.fns += (self.fns[0],) * (game.record_dtype["place"].shape[0] - len(self.fns))
-        self.params = np.zeros((len(self.fns), config.seats[0].row().size))
+        seats = config.game.max_seats
+        fns = tuple(seat.spec.function for seat in config.seats)
+        self.fns = fns + (fns[0],) * (seats - len(fns))
+        self.params = np.zeros((seats, config.seats[0].row().size))
         for s, seat in enumerate(config.seats):
             self.params[s] = seat.row()
-        self.settings = game.settings_row(config.settings)
+        self.streams = np.zeros(seats, np.int64)
+        self.streams[: config.players] = config.streams
+        self.settings = config.game.settings_row(config.settings)
         self.run(config.first_deal, 0)   # compile or load from cache now, outside any timing
 
     def run(self, start: int, count: int) -> np.ndarray:
@@ -56,11 +62,13 @@ class ChunkRunner:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
             try:
-                cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params, out)
+                cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params, self.streams,
+                                  out)
             except Exception as err:
                 if type(err).__module__.startswith("numba"):
                     raise UserError(f"a policy does not fit the {cfg.game.name} policy signature "
-                                    f"({str(err).splitlines()[0]})") from None
+                                    f"({', '.join(cfg.game.policy_signature)}): "
+                                    f"{str(err).splitlines()[0]}") from None
                 raise
         problem = cfg.game.policy_error(out)
         if problem is not None:
@@ -69,57 +77,64 @@ class ChunkRunner:
         return out
 
 
-def preparing(enabled: bool):
-    """A spinner on stderr while compiled code is loaded: the first run after an
-    install or an edit compiles it, which takes a while with nothing else to show."""
-    if not enabled:
-        return nullcontext(None)
-    from rich.console import Console
-
-    return Console(stderr=True).status("loading compiled code (after an install or an edit: compiling, ~20 s)")
-
-
-def _progress(total: int, enabled: bool):
-    if not enabled:
-        return nullcontext(None)
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True)
+def _join(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+    """Concatenate record blocks byte for byte: np.concatenate copies an aligned
+    record dtype field by field and leaves its padding bytes undefined, so equal
+    runs would not give equal bytes (np.save, hashes)."""
+    out = np.zeros(sum(b.size for b in blocks), dtype)
+    raw = out.view(np.uint8).reshape(out.size, dtype.itemsize)
+    at = 0
+    for b in blocks:
+        raw[at: at + b.size] = b.view(np.uint8).reshape(b.size, dtype.itemsize)
+        at += b.size
+    return out
 
 
 def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, keep_records: bool = False, out=None) -> SimulationResult:
-    """Run a whole configuration; see analyser.api.simulate for the user-facing form."""
-    if chunk_size < 1:
-        raise UserError(f"chunk size must be at least 1, not {chunk_size}")
+    """Run a whole configuration; see analyser.api.simulate for the user-facing form.
+
+    With ``out`` the records stream into a temporary file that replaces ``out``
+    only when the run completes; Ctrl-C removes it and raises Interrupted."""
+    from analyser.results_file import RecordWriter
+
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
     threads = set_threads(threads)
     game = config.game
     meta = config.metadata()
-    writer = RecordWriter(out, meta) if out is not None else None
     with preparing(progress):
         runner = ChunkRunner(config)
-    tally = Tally(config.players, game.seat_events, game.game_events)
+    writer = RecordWriter(out, meta, game) if out is not None else None
+    tally = Tally.for_run(game, config.players, meta["policies"])
     kept = []
-    seconds = 0.0
-    with _progress(config.deals, progress) as bar:
-        task = bar.add_task(f"{game.name} x{config.players}", total=config.deals, rate="") if bar else None
-        for start, count in chunks(config.first_deal, config.deals, chunk_size):
-            t0 = time.perf_counter()
-            rec = runner.run(start, count)
-            seconds += time.perf_counter() - t0
-            tally.add(rec)
-            if writer:
-                writer.write(rec, config.players)
-            if keep_records:
-                kept.append(rec)
-            if bar:
-                bar.update(task, advance=count, rate=f"{tally.deals / max(seconds, 1e-9):,.0f} games/s")
-    meta.update(threads=threads, seconds=seconds)
-    if writer:
-        writer.close({"threads": threads, "seconds": seconds})
-    records = np.concatenate(kept) if keep_records else None
-    return SimulationResult(meta, game, tally, seconds, records)
-
+    sim_seconds = 0.0
+    t_start = time.perf_counter()
+    try:
+        with progress_bar(config.deals, f"{game.name} x{config.players}", progress) as bar:
+            for start, count in chunks(config.first_deal, config.deals, chunk_size):
+                t0 = time.perf_counter()
+                rec = runner.run(start, count)
+                sim_seconds += time.perf_counter() - t0
+                tally.add(rec)
+                if writer:
+                    writer.write(rec, config.players)
+                if keep_records:
+                    kept.append(rec)
+                if bar:
+                    rate = tally.units / max(time.perf_counter() - t_start, 1e-9)
+                    bar.advance(count, f"{rate:,.0f} {game.unit}s/s")
+        seconds = time.perf_counter() - t_start
+        meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds)
+        if writer:
+            writer.close({"threads": threads, "seconds": seconds, "simulation_seconds": sim_seconds})
+    except BaseException as err:
+        if writer:
+            writer.discard()
+        if isinstance(err, KeyboardInterrupt):
+            kept_file = f"; {out} was left as it was" if writer and writer.existed else \
+                f"; no {out} was written" if writer else ""
+            raise Interrupted(f"interrupted after {tally.units:,} {game.unit}s{kept_file}") from None
+        raise
+    records = _join(kept, game.record_dtype) if keep_records else None
+    return SimulationResult(meta, game, tally, seconds, records, sim_seconds)

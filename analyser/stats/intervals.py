@@ -24,3 +24,11 @@ def wilson(successes, trials, z: float = Z95):
     low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
     high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
     return low, high
+
+
+def mean_interval(mean, sd, n, z: float = Z95):
+    """Normal-approximation interval ``(low, high)`` of a mean from its sample sd (arrays allowed)."""
+    n = np.asarray(n, dtype=float)
+    half = z * np.asarray(sd, dtype=float) / np.sqrt(np.where(n > 0, n, np.nan))
+    return np.asarray(mean) - half, np.asarray(mean) + half
+

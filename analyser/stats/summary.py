@@ -1,84 +1,118 @@
-"""Summary tables of a tally: per seat, per policy, and the run's own figures.
+"""Summary tables of a tally: per seat, per policy, per team, and the run's own figures.
 
-Rates are over completed games (aborted games are counted and reported
-separately, never folded into a rate); event means are per deal.
+Every table reads the outcome block: games (completed units), win share with a
+95% interval, draw rate, mean score with a 95% interval, mean rank; then the
+game's own columns (a rate with its interval, or a mean per unit). Rates and
+means are over completed units; aborted units are counted and shown apart.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import wilson
+from analyser.stats.intervals import mean_interval, wilson
 from analyser.stats.tally import Tally
 
 
-def _rate_columns(wins, losers, games, place_sum) -> dict:
-    safe = np.where(games > 0, games, 1)
-    win_lo, win_hi = wilson(wins, games)
-    lose_lo, lose_hi = wilson(losers, games)
+def pooling(unit: str = "game") -> dict[str, str]:
+    """How each table pools seats, in words (for titles, captions and JSON)."""
     return {
-        "games": games,
-        "win_rate": np.where(games > 0, wins / safe, np.nan),
-        "win_ci_low": win_lo,
-        "win_ci_high": win_hi,
-        "loser_rate": np.where(games > 0, losers / safe, np.nan),
-        "loser_ci_low": lose_lo,
-        "loser_ci_high": lose_hi,
-        "mean_place": np.where(games > 0, place_sum / safe, np.nan),
+        "seat": "each seat alone",
+        "policy": f"a policy's value in a {unit} is the mean over its seats in that {unit}; "
+                  f"one {unit}, one observation",
+        "team": f"partners share one result; one {unit}, one observation",
     }
 
 
-def seat_table(tally: Tally, labels: list[str]) -> pd.DataFrame:
-    """One row per seat: policy, games, win and loser rates with 95% Wilson intervals, mean place."""
-    p = tally.players
-    games = tally.places[:, 1:].sum(axis=1)
-    place_sum = (tally.places * np.arange(p + 1)).sum(axis=1)
-    cols = {"seat": np.arange(p), "policy": labels}
-    cols.update(_rate_columns(tally.wins, tally.places[:, p], games, place_sum))
-    for name in tally.seat_events:
-        cols[f"{name}_per_game"] = tally.seat_sums[name] / max(tally.deals, 1)
+def _share(tally: Tally, part: str, q: str):
+    """Mean of a [0, 1] quantity with its interval: Wilson's for a rate (every value
+    0 or 1), else the normal interval clipped to [0, 1] (width 0 without spread)."""
+    n = tally.completed
+    mean, sd = tally.mean_and_sd(part, q)
+    w_low, w_high = wilson(np.clip(tally.sums[part, q], 0, n), np.full(mean.shape, n))   # used where binary
+    m_low, m_high = mean_interval(mean, sd, n)
+    binary = tally.is_binary(part, q)
+    low = np.where(binary, w_low, np.clip(m_low, 0.0, 1.0))
+    high = np.where(binary, w_high, np.clip(m_high, 0.0, 1.0))
+    return mean, low, high
+
+
+def group_table(tally: Tally, part: str, unit: str = "game") -> pd.DataFrame:
+    """One row per group of the partition ``part`` (seat, policy or team)."""
+    n = tally.completed
+    cols = {"games": np.full(len(tally.groups[part]), n)}
+    cols["win_rate"], cols["win_ci_low"], cols["win_ci_high"] = _share(tally, part, "win")
+    cols["draw_rate"] = np.full(len(tally.groups[part]), tally.draws / n if n else np.nan)
+    score, score_sd = tally.mean_and_sd(part, "score")
+    cols["score_mean"] = score
+    low, high = mean_interval(score, score_sd, n)
+    binary = tally.is_binary(part, "score")          # a 0/1 score (Palace's) is a rate: Wilson's interval
+    w_low, w_high = wilson(np.clip(tally.sums[part, "score"], 0, n), np.full(score.shape, n))
+    cols["score_ci_low"], cols["score_ci_high"] = np.where(binary, w_low, low), np.where(binary, w_high, high)
+    cols["mean_rank"] = tally.mean_and_sd(part, "rank")[0]
+    for name in tally.seat_quantities:
+        if name in ("win", "score", "rank"):
+            continue
+        col = tally.columns[name]
+        if col.kind == "rate":
+            cols[f"{name}_rate"], cols[f"{name}_ci_low"], cols[f"{name}_ci_high"] = _share(tally, part, name)
+        else:
+            cols[f"{name}_per_{unit}"] = tally.mean_and_sd(part, name)[0]
     return pd.DataFrame(cols)
 
 
-def policy_table(tally: Tally, labels: list[str]) -> pd.DataFrame:
-    """Seats grouped by policy (with its parameters): the same columns, pooled."""
-    p = tally.players
-    rows = []
-    for label in dict.fromkeys(labels):
-        seats = [s for s in range(p) if labels[s] == label]
-        games = tally.places[seats, 1:].sum()
-        place_sum = (tally.places[seats] * np.arange(p + 1)).sum()
-        row = {"policy": label, "seats": ",".join(map(str, seats))}
-        row.update({k: v.item() if isinstance(v, np.ndarray) else v for k, v in _rate_columns(
-            np.array(tally.wins[seats].sum()), np.array(tally.places[seats, p].sum()),
-            np.array(games), np.array(place_sum)).items()})
-        for name in tally.seat_events:
-            row[f"{name}_per_game"] = tally.seat_sums[name][seats].sum() / max(tally.deals * len(seats), 1)
-        rows.append(row)
-    return pd.DataFrame(rows)
+def seat_table(tally: Tally, labels: list[str], teams: tuple[int, ...] | None = None,
+               unit: str = "game") -> pd.DataFrame:
+    """One row per seat: its policy (and team), then the group columns."""
+    head = {"seat": np.arange(tally.players), "policy": labels}
+    if teams is not None:
+        head["team"] = list(teams)
+    return pd.concat([pd.DataFrame(head), group_table(tally, "seat", unit)], axis=1)
 
 
-def run_figures(tally: Tally, seconds: float | None) -> dict:
-    """Per-run figures: actions per game (mean, median, 95th percentile), events, speed."""
-    deals = max(tally.deals, 1)
+def policy_table(tally: Tally, labels: list[str], unit: str = "game") -> pd.DataFrame:
+    """One row per policy label: its seats pooled per record (see pooling())."""
+    groups = tally.groups["policy"]
+    head = {"policy": [labels[g[0]] for g in groups], "seats": [",".join(map(str, g)) for g in groups]}
+    return pd.concat([pd.DataFrame(head), group_table(tally, "policy", unit)], axis=1)
+
+
+def team_table(tally: Tally, labels: list[str], unit: str = "game") -> pd.DataFrame | None:
+    """One row per team (None for a game without teams)."""
+    if "team" not in tally.groups:
+        return None
+    groups = tally.groups["team"]
+    head = {"team": list(range(len(groups))), "seats": [",".join(map(str, g)) for g in groups],
+            "policies": [" + ".join(labels[s] for s in g) for g in groups]}
+    return pd.concat([pd.DataFrame(head), group_table(tally, "team", unit)], axis=1)
+
+
+def run_figures(tally: Tally, seconds: float | None = None, sim_seconds: float | None = None) -> dict:
+    """Per-run figures: units completed and aborted, draws, length (mean, sd,
+    median, 95th percentile; completed units), the game's per-unit columns, speed.
+    ``seconds`` is end to end (simulation, tally, writing); ``sim_seconds`` the
+    simulation alone."""
+    done = tally.completed
+    length_mean, length_sd = tally.length_mean_sd()
     out = {
-        "deals": tally.deals,
-        "completed": tally.completed,
+        "units": tally.units,
+        "completed": done,
         "aborted": tally.aborted,
-        "actions_mean": tally.mean_actions(),
-        "actions_median": tally.actions_quantile(0.5),
-        "actions_p95": tally.actions_quantile(0.95),
+        "aborted_share": tally.aborted / tally.units if tally.units else float("nan"),
+        "aborted_length_mean": tally.aborted_length / tally.aborted if tally.aborted else float("nan"),
+        "draws": tally.draws,
+        "draw_rate": tally.draws / done if done else float("nan"),
+        "length_mean": length_mean,
+        "length_sd": length_sd,
+        "length_median": tally.length_quantile(0.5),
+        "length_p95": tally.length_quantile(0.95),
     }
-    for name in tally.game_events:
-        if name != "actions":
-            out[f"{name}_per_game"] = tally.game_sums[name] / deals
-    for name in tally.seat_events:
-        total = int(tally.seat_sums[name].sum())
-        out[f"{name}_total"] = total
-        out[f"{name}_per_game"] = total / deals
+    for name in tally.unit_quantities:
+        out[f"{name}_mean"] = tally.unit_mean(name)
     if seconds:
         out["seconds"] = seconds
-        out["games_per_second"] = tally.deals / seconds
-        if "decisions" in tally.game_sums:
-            out["decisions_per_second"] = tally.game_sums["decisions"] / seconds
+        out["units_per_second"] = tally.units / seconds
+    if sim_seconds:
+        out["simulation_seconds"] = sim_seconds
+        out["simulation_units_per_second"] = tally.units / sim_seconds
     return out

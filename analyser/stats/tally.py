@@ -1,7 +1,15 @@
-"""Per-chunk aggregation of game records, so memory stays bounded for any run size.
+"""Per-chunk aggregation of records, so memory stays bounded for any run size.
 
-A Tally only adds counts, so tallies of chunks computed anywhere (threads,
-processes, a cluster) merge into exactly the tally of the whole run.
+A Tally reads only the outcome block and the columns a GameSpec declares. It
+keeps sums and sums of squares, so every mean has an interval, and it keeps
+them per *group* of seats under three partitions: each seat alone, the seats of
+one policy, the seats of one team. A group's value in a record is the mean over
+its seats in that record, and one record is one observation: four seats of one
+policy, or two partners, are never counted as independent.
+
+Everything here only adds, so tallies of chunks computed anywhere (threads,
+processes, a cluster) merge into exactly the tally of the whole run. Means are
+over completed records; aborted records are counted apart.
 """
 from __future__ import annotations
 
@@ -9,75 +17,135 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+OUTCOME_QUANTITIES = ("win", "score", "rank")
+
+
+def partitions(players: int, labels: list[str], teams: tuple[int, ...] | None) -> dict:
+    """The groups of seats the tables report: per seat, per policy label, per team."""
+    out = {"seat": tuple((s,) for s in range(players)),
+           "policy": tuple(tuple(s for s in range(players) if labels[s] == lab) for lab in dict.fromkeys(labels))}
+    if teams is not None:
+        out["team"] = tuple(tuple(s for s in range(players) if teams[s] == t) for t in sorted(set(teams)))
+    return out
+
 
 @dataclass
 class Tally:
     players: int
-    seat_events: tuple[str, ...]
-    game_events: tuple[str, ...]
-    deals: int = 0
+    groups: dict                                   # partition -> tuple of seat tuples
+    seat_quantities: tuple[str, ...]               # outcome quantities + the game's per-seat columns
+    unit_quantities: tuple[str, ...]               # the game's per-unit columns
+    units: int = 0
     completed: int = 0
     aborted: int = 0
-    wins: np.ndarray = None            # (players,) wins over completed games
-    places: np.ndarray = None          # (players, players + 1) place counts, completed games
-    seat_sums: dict = field(default_factory=dict)   # event -> (players,) sums over all games
-    game_sums: dict = field(default_factory=dict)   # event -> sum over all games
-    actions_hist: np.ndarray = None    # actions per game -> number of games
+    draws: int = 0
+    sums: dict = field(default_factory=dict)       # (partition, quantity) -> (groups,) sums over completed records
+    squares: dict = field(default_factory=dict)    # the same for squared values
+    fractional: dict = field(default_factory=dict)  # (partition, quantity) -> (groups,) values other than 0 and 1
+    unit_sums: dict = field(default_factory=dict)
+    unit_squares: dict = field(default_factory=dict)
+    length_hist: np.ndarray = None                 # length -> completed records
+    aborted_length: int = 0                        # summed length of the aborted records
+    columns: dict = field(default_factory=dict, repr=False)   # name -> the game's Column, to read values
 
     def __post_init__(self):
-        p = self.players
-        if self.wins is None:
-            self.wins = np.zeros(p, np.int64)
-        if self.places is None:
-            self.places = np.zeros((p, p + 1), np.int64)
-        for name in self.seat_events:
-            self.seat_sums.setdefault(name, np.zeros(p, np.int64))
-        for name in self.game_events:
-            self.game_sums.setdefault(name, 0)
-        if self.actions_hist is None:
-            self.actions_hist = np.zeros(1, np.int64)
+        for part, groups in self.groups.items():
+            for q in self.seat_quantities:
+                for store in (self.sums, self.squares):
+                    store.setdefault((part, q), np.zeros(len(groups)))
+                self.fractional.setdefault((part, q), np.zeros(len(groups), np.int64))
+        for q in self.unit_quantities:
+            self.unit_sums.setdefault(q, 0.0)
+            self.unit_squares.setdefault(q, 0.0)
+        if self.length_hist is None:
+            self.length_hist = np.zeros(1, np.int64)
 
-    def add(self, rec: np.ndarray) -> "Tally":
+    @classmethod
+    def for_run(cls, game, players: int, labels: list[str]) -> Tally:
+        teams = game.team_of(players) if game.teams else None
+        seat_cols = tuple(c.name for c in game.columns if c.per == "seat")
+        unit_cols = tuple(c.name for c in game.columns if c.per == "unit")
+        return cls(players, partitions(players, labels, teams), OUTCOME_QUANTITIES + seat_cols, unit_cols,
+                   columns={c.name: c for c in game.columns})
+
+    def seat_values(self, rec: np.ndarray, name: str) -> np.ndarray:
+        """(players, records) values of a per-seat quantity, seat-major (the fast layout
+        to read out of records: a transposed copy is a quarter the time of a masked one)."""
+        if name in OUTCOME_QUANTITIES:
+            return np.array(rec[name].T[: self.players], np.float64, order="C")
+        return np.array(self.columns[name].values(rec, self.players).T, np.float64, order="C")
+
+    def add(self, rec: np.ndarray) -> Tally:
         """Count a block of records (a structured array of the game's record dtype)."""
-        p = self.players
         done = ~rec["aborted"].astype(bool)
-        self.deals += rec.size
-        self.completed += int(done.sum())
-        self.aborted += int((~done).sum())
-        self.wins += rec["win"][done, :p].sum(axis=0, dtype=np.int64)
-        for s in range(p):
-            self.places[s] += np.bincount(rec["place"][done, s], minlength=p + 1)[: p + 1]
-        for name in self.seat_events:
-            self.seat_sums[name] += rec[name][:, :p].sum(axis=0, dtype=np.int64)
-        for name in self.game_events:
-            self.game_sums[name] += int(rec[name].sum(dtype=np.int64))
-        self.actions_hist = _add_hist(self.actions_hist, np.bincount(rec["actions"]))
+        n_done = int(done.sum())
+        self.units += rec.size
+        self.completed += n_done
+        self.aborted += rec.size - n_done
+        self.aborted_length += int(rec["length"][~done].sum(dtype=np.int64))
+        self.draws += int(rec["draw"][done].sum())
+        for q in self.seat_quantities:
+            by_seat = self.seat_values(rec, q)
+            if n_done < rec.size:
+                by_seat = by_seat[:, done]
+            shares = q in ("win", "score") or (q in self.columns and self.columns[q].kind == "rate")
+            for part, groups in self.groups.items():
+                for g, seats in enumerate(groups):
+                    v = by_seat[seats[0]] if len(seats) == 1 else by_seat[list(seats)].mean(axis=0)
+                    self.sums[part, q][g] += v.sum()
+                    self.squares[part, q][g] += (v * v).sum()   # not v @ v: BLAS took 100x longer here
+                    if shares:
+                        self.fractional[part, q][g] += np.count_nonzero((v != 0) & (v != 1))
+        for q in self.unit_quantities:
+            v = self.columns[q].values(rec, self.players)[done]
+            self.unit_sums[q] += float(v.sum())
+            self.unit_squares[q] += float((v * v).sum())
+        self.length_hist = _add_hist(self.length_hist, np.bincount(rec["length"][done]))
         return self
 
-    def merge(self, other: "Tally") -> "Tally":
-        self.deals += other.deals
-        self.completed += other.completed
-        self.aborted += other.aborted
-        self.wins += other.wins
-        self.places += other.places
-        for name in self.seat_events:
-            self.seat_sums[name] += other.seat_sums[name]
-        for name in self.game_events:
-            self.game_sums[name] += other.game_sums[name]
-        self.actions_hist = _add_hist(self.actions_hist, other.actions_hist)
+    def merge(self, other: Tally) -> Tally:
+        for name in ("units", "completed", "aborted", "draws", "aborted_length"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for store in ("sums", "squares", "fractional", "unit_sums", "unit_squares"):
+            mine, theirs = getattr(self, store), getattr(other, store)
+            for key in mine:
+                mine[key] = mine[key] + theirs[key]
+        self.length_hist = _add_hist(self.length_hist, other.length_hist)
         return self
 
-    def actions_quantile(self, q: float) -> float:
-        """The q-quantile of actions per game (the lower value at a tie, as numpy's 'lower')."""
-        total = self.actions_hist.sum()
+    def mean_and_sd(self, part: str, q: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: mean and sample standard deviation over completed records."""
+        n = self.completed
+        if n == 0:
+            nan = np.full(len(self.groups[part]), np.nan)
+            return nan, nan
+        mean = self.sums[part, q] / n
+        var = (self.squares[part, q] - n * mean * mean) / max(n - 1, 1)
+        return mean, np.sqrt(np.maximum(var, 0.0))
+
+    def is_binary(self, part: str, q: str) -> np.ndarray:
+        """Per group: were all its values 0 or 1 (a rate, for which Wilson's interval fits)?"""
+        return self.fractional[part, q] == 0
+
+    def unit_mean(self, q: str) -> float:
+        return self.unit_sums[q] / self.completed if self.completed else float("nan")
+
+    def length_quantile(self, q: float) -> float:
+        """The q-quantile of the completed records' length (the lower value at a tie, as numpy's 'lower')."""
+        total = self.length_hist.sum()
         if total == 0:
             return float("nan")
-        cum = np.cumsum(self.actions_hist)
+        cum = np.cumsum(self.length_hist)
         return float(np.searchsorted(cum, q * (total - 1), side="right"))
 
-    def mean_actions(self) -> float:
-        total = self.actions_hist.sum()
-        return float((self.actions_hist * np.arange(self.actions_hist.size)).sum() / total) if total else float("nan")
+    def length_mean_sd(self) -> tuple[float, float]:
+        total = self.length_hist.sum()
+        if total == 0:
+            return float("nan"), float("nan")
+        x = np.arange(self.length_hist.size)
+        mean = float((self.length_hist * x).sum() / total)
+        var = float((self.length_hist * (x - mean) ** 2).sum() / max(total - 1, 1))
+        return mean, var ** 0.5
 
 
 def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:

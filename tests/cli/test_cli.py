@@ -67,7 +67,7 @@ def test_listings():
     (["simulate", "palace", "--policy", "saver:speed=3"], "unknown parameter 'speed' for policy 'saver'"),
     (["simulate", "palace", "--rule", "jokers=on"], "unknown rule 'jokers' for palace"),
     (["simulate", "palace", "--rule", "short_game"], "a rule is written NAME=VALUE"),
-    (["simulate", "palace", "--deals", "0"], "deals must be at least 1"),
+    (["simulate", "palace", "--deals", "0"], "the number of games must be from 1"),
     (["trace", "palace", "--players", "1"], "palace is for 2 to 4 players, not 1"),
     (["policies", "chess"], "unknown game 'chess'"),
 ])

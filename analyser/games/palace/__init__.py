@@ -1,22 +1,32 @@
-"""Palace (Shed, Shithead): 2-4 players, shedding; the last player left loses."""
+"""Palace (Shed, Shithead): 2-4 players, shedding; the last player left loses.
+
+This module declares the game without importing numba: the engine, the
+policies and the trace load only when a run needs them.
+"""
 import numpy as np
 
-from analyser.core.registry import GameSpec, SettingSpec
-from analyser.games.palace.constants import ERROR
-from analyser.games.palace.policies import POLICIES
-from analyser.games.palace.state import RECORD_DTYPE, SETTING_NAMES
+from analyser.core.registry import Column, GameSpec, SettingSpec
+from analyser.games.palace.catalog import POLICIES
+from analyser.games.palace.constants import ERROR, MAX_PLAYERS
+from analyser.games.palace.records import RECORD_DTYPE
+
+SETTINGS = (
+    SettingSpec("short_game", 0, "deal 3 face-down, 3 face-up, 3 in hand at any player count; 16-card draw pile"),
+    SettingSpec("ten_on_anything", 0, "a 10 may be played on any card, a 9 included"),
+    SettingSpec("max_actions", 5000, "actions after which a game ends as aborted", kind="int", low=1, high=1_000_000),
+)
 
 
-def _simulate(seed, first_deal, players, settings, fns, params, out):
+def _simulate(seed, first_unit, players, settings, fns, params, streams, out):
     from analyser.games.palace.engine import simulate_nb
 
-    simulate_nb(seed, first_deal, players, settings, fns, params, out)
+    simulate_nb(seed, first_unit, players, settings, fns, params, streams, out)
 
 
-def _trace(seed, deal, players, settings, fns, params):
+def _trace(seed, unit, players, settings, fns, params, streams):
     from analyser.games.palace.trace import trace_deal
 
-    return trace_deal(seed, deal, players, settings, fns, params)
+    return trace_deal(seed, unit, players, settings, fns, params, streams)
 
 
 def _trace_text(events):
@@ -25,18 +35,21 @@ def _trace_text(events):
     return render(events)
 
 
+def _kit():
+    from analyser.games.palace.kit import KIT
+
+    return KIT
+
+
 def _policy_error(rec: np.ndarray):
     """The seat whose policy chose an illegal action in these records, if any."""
     bad = np.flatnonzero(rec["error"] == ERROR.ILLEGAL_ACTION)
     return int(rec["error_seat"][bad[0]]) if bad.size else None
 
 
-SETTINGS = (
-    SettingSpec("short_game", 0, "deal 3 face-down, 3 face-up, 3 in hand at any player count; 16-card draw pile"),
-    SettingSpec("ten_on_anything", 0, "a 10 may be played on any card, a 9 included"),
-    SettingSpec("max_actions", 5000, "actions after which a game ends as aborted", kind="int", low=1, high=1_000_000),
-)
-assert tuple(s.name for s in SETTINGS) == SETTING_NAMES
+def _lost(rec: np.ndarray, players: int) -> np.ndarray:
+    return rec["loser"][:, None] == np.arange(players)
+
 
 GAME = GameSpec(
     name="palace",
@@ -44,19 +57,28 @@ GAME = GameSpec(
     min_players=2,
     max_players=4,
     default_players=4,
+    max_seats=MAX_PLAYERS,
     default_policy="saver",
     settings=SETTINGS,
     policies=POLICIES,
     record_dtype=RECORD_DTYPE,
-    seat_events=("picked_up", "pickups", "voluntary", "burns"),
-    game_events=("actions", "turns", "decisions"),
-    policy_error=_policy_error,
+    policy_signature=("pub", "pv", "legal", "params"),
+    outcome="not being the loser",
+    unit="game",
+    length="actions",
+    win_total=lambda players: float(players - 1),
+    columns=(
+        Column("loser", "loser rate", kind="rate", value=_lost),
+        Column("picked_up", "cards picked up"),
+        Column("pickups", "pickups"),
+        Column("voluntary", "voluntary pickups"),
+        Column("burns", "burns made"),
+        Column("turns", "plays and pickups", per="unit"),
+        Column("decisions", "policy calls with a real choice", per="unit"),
+    ),
     simulate=_simulate,
     trace=_trace,
     trace_text=_trace_text,
-    describe_events={
-        "picked_up": "cards picked up", "pickups": "pickups", "voluntary": "voluntary pickups",
-        "burns": "burns made", "actions": "swaps, plays and pickups", "turns": "plays and pickups",
-        "decisions": "policy calls with a real choice",
-    },
+    policy_error=_policy_error,
+    kit=_kit,
 )

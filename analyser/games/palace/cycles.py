@@ -4,9 +4,12 @@ With deterministic policies, about 1 game in 120 falls into a loop: the draw
 pile is empty, nobody can shed for good, and the same positions come round
 again and again until the cap (rule book: Cap) aborts the game; those games
 were a quarter of all actions simulated. A policy is a pure function of what it
-is handed (its randomness comes from its seat's stream, which is part of the
+is handed (its randomness comes from its seat's stream and what it remembers
+from its seat's memory, both in its private record and so part of the
 position), so once the whole position repeats, the game will repeat the same
-period until the cap. ``watch_nb`` finds the repeat (Brent's method: a
+period until the cap. A policy that counts something in its memory makes the
+positions of a loop differ until the count stops (``pickup`` counts its
+voluntary pickups only up to its limit). ``watch_nb`` finds the repeat (Brent's method: a
 snapshot, compared with every later position until a window of 32, 64, 128...
 actions has passed, then a new snapshot) and adds the whole periods that fit
 below the cap to the counters at once; the game then plays its last

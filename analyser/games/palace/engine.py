@@ -11,36 +11,41 @@ from numba import njit, prange, types
 
 from analyser.core.jit import kernel
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
+from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import new_game_nb, play_out_nb
-from analyser.games.palace.state import (
-    POLICIES_T, RECORD_DTYPE, new_state_nb,
-)
+from analyser.games.palace.state import POLICIES_T, new_state_nb
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # deals per parallel work item
 
 @kernel
-def record_nb(rec, deal, pub, hid):
+def record_nb(rec, unit, pub, hid):
+    """The outcome block (rank = place, win = score = not the loser) and Palace's own fields."""
     pb = pub[0]
     hd = hid[0]
-    rec["deal"] = deal
+    rec["unit"] = unit
     rec["players"] = pb["players"]
     rec["first"] = hd["first"]
     rec["loser"] = -1
     for s in range(MAX_PLAYERS):
-        rec["place"][s] = pb["place"][s]
-        rec["win"][s] = False
+        rec["team"][s] = s if s < pb["players"] else 0     # seats beyond the players stay zero
+        rec["rank"][s] = 0
+        rec["win"][s] = 0.0
+        rec["score"][s] = 0.0
         rec["picked_up"][s] = hd["picked_up"][s]
         rec["pickups"][s] = hd["pickups"][s]
         rec["voluntary"][s] = hd["voluntary"][s]
         rec["burns"][s] = hd["burns"][s]
     if not hd["aborted"]:
         for s in range(pb["players"]):
+            rec["rank"][s] = pb["place"][s]
             if pb["place"][s] == pb["players"]:
                 rec["loser"] = s
             else:
-                rec["win"][s] = True
-    rec["actions"] = hd["actions"]
+                rec["win"][s] = 1.0
+                rec["score"][s] = 1.0
+    rec["draw"] = False
+    rec["length"] = hd["actions"]
     rec["turns"] = hd["turns"]
     rec["decisions"] = hd["decisions"]
     rec["aborted"] = hd["aborted"]
@@ -48,14 +53,14 @@ def record_nb(rec, deal, pub, hid):
     rec["error_seat"] = hd["error_seat"]
 
 @kernel
-def play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
-    new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
+def play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
+    new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
     if hid[0]["error"] != ERROR.NONE:
         return
     play_out_nb(policies, params, settings, pub, priv, hid, legal, log)
 
 @njit(cache=True)
-def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out):
+def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, streams, out):
     """Deals lo .. hi - 1, on buffers of this block's own.
 
     ``params`` and ``settings`` are copied too: a policy compiled with reference
@@ -66,20 +71,20 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_deal_nb(seed, first_deal + i, players, settings, policies, params, pub, priv, hid, legal, log)
+        play_deal_nb(seed, first_deal + i, players, settings, policies, params, streams, pub, priv, hid, legal, log)
         record_nb(out[i], first_deal + i, pub, hid)
 
 SIMULATE_SIG = types.void(
     types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-    types.float64[:, ::1], RECORD_T[::1],
+    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
 )
 
 @njit(SIMULATE_SIG, parallel=True, cache=True)
-def simulate_nb(seed, first_deal, players, settings, policies, params, out):
+def simulate_nb(seed, first_deal, players, settings, policies, params, streams, out):
     """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, out)
+        _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, streams, out)

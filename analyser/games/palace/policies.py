@@ -6,8 +6,9 @@ private record (its hand and its random stream), ``legal`` the legal-action
 mask and ``params`` the seat's parameter row, in the order of its ParamSpecs.
 It is only called when there is a choice, must leave ``legal`` as it found it
 (the random swap rule restores what it changes), and must be a pure function of
-its arguments (randomness from ``pv["rng"]``): reproducibility and the cycle
-skip in cycles.py rely on it. Ranks in parameters are written as
+its arguments (randomness from ``pv["rng"]``, anything remembered between its
+decisions in ``pv["memory"]``, which is zero at the deal): reproducibility and
+the cycle skip in cycles.py rely on it. Ranks in parameters are written as
 on the cards: 2..10, J=11, Q=12, K=13, A=14.
 
 Swap rules (the ``swap`` parameter every policy has):
@@ -22,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from analyser.core.jit import inline_kernel, kernel
-from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.rng import below_nb
+from analyser.games.palace.catalog import VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
 from analyser.games.palace.rules import legal_words_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
@@ -181,38 +182,26 @@ def saver_policy(pub, pv, legal, params):
     return saver_play_nb(pub, pv, legal, legal_ranks_nb(legal), params[1], params[2])
 
 
+VOLUNTARY_SLOT = 0      # pickup_policy: pv["memory"][0] counts its voluntary pickups this game
+
+
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def pickup_policy(pub, pv, legal, params):
+    """Picks up a pile of at most max_pile cards rather than spend a card of
+    spend_rank or higher or a special, at most max_voluntary times a game; else
+    plays like saver. It is only asked when it has a choice, so every pickup
+    it answers is voluntary: it counts them in pv["memory"][VOLUNTARY_SLOT]
+    (zero at the deal). Without a limit (VOLUNTARY_NO_LIMIT) it counts
+    nothing: a count is part of the position, and a growing one would keep the
+    cycle skip (cycles.py) from ever seeing a looping game repeat."""
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
     if legal[ACTION.FACE_DOWN]:
         return ACTION.FACE_DOWN
     ranks = legal_ranks_nb(legal)
-    if legal[ACTION.PICKUP] and pub["pile_len"] <= params[3]:
+    if legal[ACTION.PICKUP] and pub["pile_len"] <= params[3] and pv["memory"][VOLUNTARY_SLOT] < params[5]:
         spend = int(params[4]) - 2          # card value -> rank index
         if not ranks & ~SPECIALS & ((1 << spend) - 1):     # nothing cheap to play
+            pv["memory"][VOLUNTARY_SLOT] += 1.0 if params[5] < VOLUNTARY_NO_LIMIT else 0.0
             return ACTION.PICKUP
     return saver_play_nb(pub, pv, legal, ranks, params[1], params[2])
-
-
-_SWAP = ParamSpec("swap", 1, "swap rule: 0 keep, 1 strong cards face up, 2 strong cards in hand, 3 random",
-                  low=0, high=3, integer=True)
-_KEEP = ParamSpec("keep", 8, "how many 2s and 10s to hold back while anything else is legal",
-                  low=0, high=8, integer=True)
-_BURN_AT = ParamSpec("burn_at", 5, "when forced to spend a special, play a 10 rather than a 2 once the pile has this many cards",
-                     low=0, high=52, integer=True)
-
-POLICIES = (
-    PolicySpec("random", random_policy, "a uniformly random legal action from the seat's own stream",
-               (ParamSpec("swap", 3, _SWAP.description, low=0, high=3, integer=True),)),
-    PolicySpec("lowest", lowest_policy, "play the lowest legal rank, all copies; never pick up by choice",
-               (_SWAP,)),
-    PolicySpec("saver", saver_policy, "like lowest, but keeps 2s and 10s until nothing else is legal",
-               (_SWAP, _KEEP, _BURN_AT)),
-    PolicySpec("pickup", pickup_policy,
-               "picks up a small pile rather than spend a high card or a special; else plays like saver",
-               (_SWAP, _KEEP, _BURN_AT,
-                ParamSpec("max_pile", 3, "pick up only piles of at most this many cards", low=0, high=52, integer=True),
-                ParamSpec("spend_rank", 13, "cards of this value or higher (J=11 Q=12 K=13 A=14) count as expensive",
-                          low=2, high=14, integer=True))),
-)

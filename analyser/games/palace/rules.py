@@ -11,10 +11,20 @@ Everything here is a ``kernel`` (no reference counting, no allocation).
 import numpy as np
 
 from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import below_nb, shuffle_nb, stream_seed_nb
+from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 from analyser.games.palace.constants import (
-    ACTION, DRAW_PILE, ERROR, EVENT, MAX_PLAYERS, MAX_SLOTS, MAX_SWAPS, N_CARDS,
-    N_RANKS, PHASE, RANK, SOURCE,
+    ACTION,
+    DRAW_PILE,
+    ERROR,
+    EVENT,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    MAX_SWAPS,
+    N_CARDS,
+    N_RANKS,
+    PHASE,
+    RANK,
+    SOURCE,
 )
 from analyser.games.palace.cycles import watch_nb
 from analyser.games.palace.log import log_card_nb, log_event_nb
@@ -61,14 +71,15 @@ def reset_nb(pub, priv, hid):
 
 
 @kernel
-def deal_nb(seed, deal, players, settings, pub, priv, hid):
-    """Shuffle with the deal's stream and lay out face-down, face-up, hand, draw pile."""
+def deal_nb(seed, deal, players, settings, streams, pub, priv, hid):
+    """Shuffle with the deal's stream and lay out face-down, face-up, hand, draw
+    pile. Seat s's policy draws from policy stream ``streams[s]`` (see analyser.core.rng)."""
     reset_nb(pub, priv, hid)
     pb = pub[0]
     hd = hid[0]
-    hd["rng"][0] = stream_seed_nb(seed, deal, 0)
+    hd["rng"][0] = hand_seed_nb(seed, deal, 0, DEAL_SLOT)
     for s in range(MAX_PLAYERS):
-        priv[s]["rng"][0] = stream_seed_nb(seed, deal, 1 + s)
+        priv[s]["rng"][0] = hand_seed_nb(seed, deal, 0, POLICY_SLOT + streams[s])
     deck = hd["unused"]                     # the deck is shuffled in place, see below
     for i in range(N_CARDS):
         deck[i] = i
@@ -93,7 +104,7 @@ def deal_nb(seed, deal, players, settings, pub, priv, hid):
             pb["face_up"][s, j] = deck[k]
             k += 1
         pb["face_up_len"][s] = n
-        for j in range(n):
+        for _ in range(n):
             add_to_hand_nb(pb, priv[s], s, deck[k])
             k += 1
     for i in range(DRAW_PILE):              # deck[k] is the top of the draw pile
@@ -168,20 +179,42 @@ def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi
 
 @kernel
 def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
-    """Each seat in turn exchanges hand and face-up cards until it says done."""
+    """Everyone swaps at once (rule book: Swap): each seat decides from the dealt table.
+
+    The seats are asked one after another, each until it says done, on the
+    public record; ``hd["swap_up"]`` keeps the face-up rows as dealt. When a
+    seat is done (its swap event logged), its row and the kept one change
+    places: the public record shows the dealt row again to the seats after it,
+    and ``swap_up`` holds its final row, until all final rows go face up
+    together. Only face-up rows change hands: swaps keep every count. A seat
+    whose answer is illegal ends the phase with the rows it has."""
     legal[:] = False
+    up = pb["face_up"]
+    kept = hd["swap_up"]
+    for s in range(MAX_PLAYERS):
+        for j in range(MAX_SLOTS):
+            kept[s, j] = up[s, j]
+    a = 0
     for seat in range(pb["players"]):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
             n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
             a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP, ACTION.N)
-            if a < 0:
-                return
-            if a == ACTION.SWAP_DONE:
+            if a < 0 or a == ACTION.SWAP_DONE:
                 break
             apply_swap_nb(pb, priv[seat], seat, a)
             hd["actions"] += 1
-        log_swap_nb(pb, priv[seat], seat, log)
+        if a >= 0:
+            log_swap_nb(pb, priv[seat], seat, log)
+        for j in range(MAX_SLOTS):
+            final = up[seat, j]
+            up[seat, j] = kept[seat, j]
+            kept[seat, j] = final
+        if a < 0:
+            break
+    for s in range(MAX_PLAYERS):
+        for j in range(MAX_SLOTS):
+            up[s, j] = kept[s, j]
     legal[:] = False    # from here on only play actions are set, see fill_play_legal_nb
 
 
@@ -569,9 +602,9 @@ def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
 
 
 @kernel
-def new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
+def new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player: the state before the first play."""
-    deal_nb(seed, deal, players, settings, pub, priv, hid)
+    deal_nb(seed, deal, players, settings, streams, pub, priv, hid)
     swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
     if hid[0]["error"] == ERROR.NONE:
         start_nb(pub[0], priv, hid[0])

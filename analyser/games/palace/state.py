@@ -2,7 +2,8 @@
 
 The state is split by who may see it, so that honesty is structural:
 - ``PUBLIC_DTYPE``: what every player sees (one record per game);
-- ``PRIVATE_DTYPE``: one record per seat, its hand (and its policy's stream);
+- ``PRIVATE_DTYPE``: one record per seat: its hand, its policy's stream and
+  the policy's own memory (kept between its decisions in one game);
 - ``HIDDEN_DTYPE``: face-down cards, the draw pile, the deal's stream and the
   game's counters; never handed to a policy.
 A policy is called with the public record and its own seat's private record.
@@ -11,7 +12,9 @@ import numba
 import numpy as np
 from numba import njit, types
 
+import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
+from analyser.games.palace.records import COUNTERS
 
 P, S = MAX_PLAYERS, MAX_SLOTS
 
@@ -39,6 +42,8 @@ PUBLIC_DTYPE = np.dtype([
 
 PLAY_WORDS = 7      # legal[:56] as uint64 words: PLAY(rank, 1..4) of two ranks a word
 
+MEMORY = 8          # slots of a policy's scratch memory (zero at the deal)
+
 PRIVATE_DTYPE = np.dtype([
     # byte r*4 + k-1 of plays is 1 while the hand holds k or more cards of rank r:
     # the hand's PLAY entries of the legal mask if every rank could be played
@@ -46,21 +51,8 @@ PRIVATE_DTYPE = np.dtype([
     ("has", np.uint8, (N_CARDS,)),     # hand membership by card id (numba has no nested bools)
     ("counts", np.int8, (N_RANKS,)),    # hand cards by rank
     ("rng", np.uint64, (1,)),           # the seat policy's own random stream
+    ("memory", np.float64, (MEMORY,)),  # the policy's own scratch, kept between its decisions in one game
 ], align=True)
-
-# The game's counters: kept in the hidden record while playing, copied into the result record.
-COUNTERS = [
-    ("picked_up", np.int16, (P,)),
-    ("pickups", np.int16, (P,)),
-    ("voluntary", np.int16, (P,)),
-    ("burns", np.int16, (P,)),
-    ("actions", np.int32),
-    ("turns", np.int32),
-    ("decisions", np.int32),
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
-]
 
 # A copy of the position (public record and private records, as 32-bit words),
 # the window it is compared over and the counters at one moment, for finding a
@@ -79,6 +71,7 @@ HIDDEN_DTYPE = np.dtype([
     ("unused_len", np.int8),
     ("rng", np.uint64, (1,)),           # the deal's stream
     ("first", np.int8),
+    ("swap_up", np.int8, (P, S)),       # the swap: face-up rows as dealt, then each seat's final row
     *COUNTERS,
     *SNAPSHOT,
 ], align=True)
@@ -98,18 +91,3 @@ HIDDEN_T = numba.from_dtype(HIDDEN_DTYPE)
 POLICY_SIG = types.int64(PUBLIC_T, PRIVATE_T, types.boolean[::1], types.float64[::1])
 POLICY_T = types.FunctionType(POLICY_SIG)
 POLICIES_T = types.UniTuple(POLICY_T, MAX_PLAYERS)
-
-# Settings travel into numba as one int64 row, in this order.
-SETTING_NAMES = ("short_game", "ten_on_anything", "max_actions")
-
-# One row per deal: the fields every game's record shares (deal, place, win,
-# aborted, actions, decisions; see analyser.core.registry.GameSpec) and Palace's own.
-RECORD_DTYPE = np.dtype([
-    ("deal", np.int64),
-    ("players", np.int8),
-    ("first", np.int8),
-    ("place", np.int8, (P,)),
-    ("win", np.uint8, (P,)),            # 1 for a winner (numba has no nested bools)
-    ("loser", np.int8),
-    *COUNTERS,
-], align=True)

@@ -13,10 +13,10 @@ _STATE = (types.Array(PUBLIC_T, 1, "C"), types.Array(PRIVATE_T, 1, "C"), types.A
 
 
 @njit(types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-                 types.float64[:, ::1], *_STATE), cache=True)
-def new_game(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log):
+                 types.float64[:, ::1], types.int64[::1], *_STATE), cache=True)
+def new_game(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player."""
-    new_game_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
+    new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
 
 
 @njit(types.boolean(POLICIES_T, types.float64[:, ::1], types.int64[::1], *_STATE), cache=True)

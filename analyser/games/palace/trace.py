@@ -14,27 +14,26 @@ from numba import njit, types
 from analyser.core.cards import card_names
 from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SOURCE_NAMES
 from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
+from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import deal_nb
-from analyser.games.palace.state import (
-    POLICIES_T, RECORD_DTYPE, new_state_nb,
-)
+from analyser.games.palace.state import POLICIES_T, new_state_nb
 
 TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-                       types.float64[:, ::1], types.int32[::1], RECORD_T[::1])
+                       types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
 
 
 @njit(TRACE_SIG, cache=True)
-def trace_nb(seed, deal, players, settings, policies, params, log, out):
+def trace_nb(seed, deal, players, settings, policies, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
-    play_deal_nb(seed, deal, players, settings, policies, params, pub, priv, hid, legal, log)
+    play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
     record_nb(out[0], deal, pub, hid)
 
 
 def setup_event(seed: int, deal: int, players: int, settings: np.ndarray) -> dict:
     """The deal before any swap, as the trace's first line shows it."""
     pub, priv, hid, _ = new_state_nb()
-    deal_nb(seed, deal, players, settings, pub, priv, hid)
+    deal_nb(seed, deal, players, settings, np.arange(MAX_PLAYERS, dtype=np.int64), pub, priv, hid)
     pb, hd = pub[0], hid[0]
     n = int(pb["n"])
     return {
@@ -70,7 +69,7 @@ def decode_log(log: np.ndarray) -> list[dict]:
     return events
 
 
-def trace_deal(seed, deal, players, settings, fns, params):
+def trace_deal(seed, deal, players, settings, fns, params, streams):
     """``(events, record)`` for one deal: setup, swaps, moves and the result."""
     max_actions = int(settings[-1])
     # every card picked up was played first, so 64 entries an action are plenty
@@ -78,10 +77,10 @@ def trace_deal(seed, deal, players, settings, fns, params):
     out = np.zeros(1, RECORD_DTYPE)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, deal, players, settings, fns, params, log, out)
+        trace_nb(seed, deal, players, settings, fns, params, streams, log, out)
     rec = out[0]
     events = [{"type": "setup", **setup_event(seed, deal, players, settings)}]
     events += decode_log(log)
-    events.append({"type": "result", "places": [int(x) for x in rec["place"][:players]],
-                   "loser": int(rec["loser"]), "aborted": bool(rec["aborted"]), "actions": int(rec["actions"])})
+    events.append({"type": "result", "places": [int(x) for x in rec["rank"][:players]],
+                   "loser": int(rec["loser"]), "aborted": bool(rec["aborted"]), "actions": int(rec["length"])})
     return events, out

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyser.core.cards import rank_value
+from analyser.core.cards import card_names, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, DRAW_PILE, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE, SOURCE
 from analyser.games.palace.policies import lowest_policy
@@ -16,6 +16,8 @@ from analyser.games.palace.rules import apply_swap_nb, deal_nb, fill_swap_legal_
 from analyser.games.palace.state import POLICY_SIG, new_state_nb
 from analyser.games.palace.trace import decode_log
 from tests.games.palace.table import FACE_DOWN, PICKUP, PLAY, Table
+
+STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number
 
 
 def legal(t):
@@ -614,7 +616,7 @@ def test_new_game_starter_holds_lowest_rank():
     settings = np.array([0, 0, 5000], np.int64)
     for players in (2, 3, 4):
         for deal in range(5):
-            stepwise.new_game(7, deal, players, settings, (_swap_done,) * MAX_PLAYERS, params,
+            stepwise.new_game(7, deal, players, settings, (_swap_done,) * MAX_PLAYERS, params, STREAMS,
                               pub, priv, hid, lg, log)
             pb = pub[0]
             lowest = min(r for s in range(players) for r in range(1, 13) if priv[s]["counts"][r] > 0)
@@ -640,6 +642,61 @@ def test_swap_exchanges_hand_and_face_up():
     assert t.pb["hand_len"][0] == 2 and t.pb["face_up_len"][0] == 2
 
 
+def _row_code(row):
+    """A face-up row as one number (exact in a float64): slot by slot, base 53, -1 as 0."""
+    code = 0.0
+    for c in row:
+        code = code * 53 + (c + 1)
+    return code
+
+
+@njit(POLICY_SIG, cache=True)
+def _watcher(pub, pv, legal, params):
+    """A notebook-style swap policy that looks at the other seats: at its first
+    swap decision it writes every seat's face-up row as it sees it into its own
+    memory (slot s: seat s's row, as _row_code), then makes the first legal
+    swap and says done. memory[7] counts its decisions."""
+    m = pv["memory"]
+    if m[7] == 0:
+        for s in range(pub["players"]):
+            code = 0.0
+            for j in range(MAX_SLOTS):
+                code = code * 53 + (pub["face_up"][s, j] + 1)
+            m[s] = code
+    m[7] += 1
+    if m[7] == 1:
+        for a in range(ACTION.SWAP, ACTION.SWAP_DONE):
+            if legal[a]:
+                return a
+    return ACTION.SWAP_DONE
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seat_swaps_from_the_dealt_table(players):
+    # a real deal (seed 5, deal 0); every seat notes the face-up rows it sees, then swaps one card
+    # seat 0  up: a b c  -> swaps first        seat 1..  must still see seat 0's  up: a b c
+    # the final rows go face up together, after the last seat is done, as the swap events log them
+    settings = np.array([0, 0, 5000], np.int64)
+    params = np.zeros((MAX_PLAYERS, 1))
+    pub, priv, hid, lg = new_state_nb()
+    deal_nb(5, 0, players, settings, STREAMS, pub, priv, hid)
+    dealt = pub[0]["face_up"].copy()
+    log = np.zeros(4096, np.int32)
+    log[0] = 1
+    stepwise.new_game(5, 0, players, settings, (_watcher,) * MAX_PLAYERS, params, STREAMS, pub, priv, hid, lg, log)
+    pb = pub[0]
+    seen = [_row_code(dealt[s]) for s in range(players)]
+    swaps = [e for e in decode_log(log) if e["type"] == "swap"]
+    assert [e["seat"] for e in swaps] == list(range(players))
+    for s in range(players):
+        assert list(priv[s]["memory"][:players]) == seen        # the dealt table, whoever swapped before
+        assert priv[s]["memory"][7] == 2                        # one swap, then done
+        assert (pb["face_up"][s] != dealt[s]).sum() == 1        # its own swap took effect
+        assert swaps[s]["face_up"] == card_names([c for c in pb["face_up"][s] if c >= 0])
+        assert swaps[s]["hand"] == card_names(np.flatnonzero(priv[s]["has"]))
+    assert hid[0]["actions"] == players
+
+
 # --------------------------------------------------------------------------- cap
 
 
@@ -663,7 +720,7 @@ def test_max_actions_cap_aborts_dealt_game():
     params = np.zeros((MAX_PLAYERS, 1))
     settings = np.array([0, 0, 10], np.int64)
     pols = (lowest_policy,) * MAX_PLAYERS
-    stepwise.new_game(3, 0, 4, settings, pols, params, pub, priv, hid, lg, log)
+    stepwise.new_game(3, 0, 4, settings, pols, params, STREAMS, pub, priv, hid, lg, log)
     steps = 0
     while not stepwise.step(pols, params, settings, pub, priv, hid, lg, log):
         steps += 1
@@ -696,7 +753,7 @@ def test_short_game_deals_three_three_three_at_two_players():
     # short_game on, 2 players
     # seat s  hand: 3   up: 3   down: 3      draw: 16      unused: 52 - 18 - 16 = 18
     pub, priv, hid = _fresh()
-    deal_nb(11, 0, 2, np.array([1, 0, 5000], np.int64), pub, priv, hid)
+    deal_nb(11, 0, 2, np.array([1, 0, 5000], np.int64), STREAMS, pub, priv, hid)
     pb, hd = pub[0], hid[0]
     assert pb["n"] == 3
     for s in range(2):
@@ -713,7 +770,7 @@ def test_normal_deal_sizes(players, n):
     # seat s  hand: n   up: n   down: n      draw: 16      unused: 0
     # n = 6 / 4 / 3 for 2 / 3 / 4 players
     pub, priv, hid = _fresh()
-    deal_nb(11, 1, players, np.array([0, 0, 5000], np.int64), pub, priv, hid)
+    deal_nb(11, 1, players, np.array([0, 0, 5000], np.int64), STREAMS, pub, priv, hid)
     pb, hd = pub[0], hid[0]
     assert pb["n"] == n
     for s in range(players):
@@ -728,5 +785,5 @@ def test_normal_deal_sizes(players, n):
 def test_short_game_at_four_players_is_the_normal_size():
     # short_game on, 4 players: 3/3/3 each, draw 16, nothing left out
     pub, priv, hid = _fresh()
-    deal_nb(11, 2, 4, np.array([1, 0, 5000], np.int64), pub, priv, hid)
+    deal_nb(11, 2, 4, np.array([1, 0, 5000], np.int64), STREAMS, pub, priv, hid)
     assert pub[0]["n"] == 3 and pub[0]["draw_len"] == 16 and hid[0]["unused_len"] == 0

@@ -1,0 +1,144 @@
+"""Palace's hooks for the shared test kit (see analyser.core.kit).
+
+A position is the three state records. Burned cards are counted by rank only
+(``pub["gone"]``), so the "burned" location is every card found nowhere else,
+checked against those counts: a card lost or held twice breaks them.
+
+``play`` steps the game in one compiled call that keeps a copy of the records
+after every action (stepping from Python cost a few milliseconds an action,
+most of it converting the tuple of policies on each call).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from analyser.core.kit import GameKit, Position
+from analyser.games.palace import stepwise
+from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
+from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
+from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+
+_MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
+
+
+class PalacePosition(Position):
+    def __init__(self, pub, priv, hid, settings):
+        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
+        self.players = int(pub[0]["players"])
+
+    def locations(self) -> dict[str, list[int]]:
+        pb, hd = self.pub[0], self.hid[0]
+        out = {"pile": [int(c) for c in pb["pile"][: pb["pile_len"]]],
+               "draw": [int(c) for c in hd["draw"][: pb["draw_len"]]],
+               "unused": [int(c) for c in hd["unused"][: hd["unused_len"]]]}
+        for s in range(self.players):
+            pv = self.priv[s]
+            hand = [int(c) for c in np.flatnonzero(pv["has"])]
+            out[f"hand{s}"] = hand
+            out[f"up{s}"] = [int(c) for c in pb["face_up"][s] if c >= 0]
+            out[f"down{s}"] = [int(c) for c in hd["face_down"][s, : pb["face_down_len"][s]]]
+            # the bookkeeping the rules and policies read instead of the cards
+            assert pb["hand_len"][s] == len(hand), f"hand_len of seat {s} is not its hand's size"
+            assert pb["face_up_len"][s] == len(out[f"up{s}"]), f"face_up_len of seat {s} is wrong"
+            counts = np.bincount(np.array(hand, dtype=np.int64) >> 2, minlength=N_RANKS)
+            assert np.array_equal(counts, pv["counts"]), f"counts of seat {s} disagree with its hand"
+            plays = np.zeros(pv["plays"].nbytes, np.uint8)
+            plays[: 4 * N_RANKS] = (np.arange(4) < counts[:, None]).ravel()
+            assert np.array_equal(pv["plays"].view(np.uint8), plays), f"plays of seat {s} is wrong"
+        placed = [c for cards in out.values() for c in cards]
+        burned = sorted(set(range(N_CARDS)) - set(placed))
+        by_rank = np.bincount(np.array(burned, dtype=np.int64) >> 2, minlength=N_RANKS)
+        gone = [int(x) for x in pb["gone"]]
+        assert np.array_equal(by_rank, gone), f"cards missing {burned}: burned by rank {gone}"
+        out["burned"] = burned
+        return out
+
+    def deck(self) -> list[int]:
+        return list(range(N_CARDS))
+
+    def seen_by(self, seat: int) -> set[str]:
+        return {"pile", "burned", f"hand{seat}", *(f"up{s}" for s in range(self.players))}
+
+    def decision(self):
+        pb, hd = self.pub[0], self.hid[0]
+        if pb["phase"] != PHASE.PLAY or hd["actions"] >= self.settings[_MAX_ACTIONS]:
+            return None
+        seat = int(pb["seat"])
+        legal = np.zeros(ACTION.N, np.bool_)
+        n_legal, _ = fill_play_legal_nb(pb, self.priv[seat], seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
+        if n_legal < 2:
+            return None
+        return seat, (pb, self.priv[seat], legal)
+
+    def relocate(self, locations: dict[str, list[int]]) -> PalacePosition:
+        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
+        pb, hd = pub[0], hid[0]
+        before = self.locations()
+        for name, cards in locations.items():
+            assert len(cards) == len(before[name]), f"relocate changed the size of {name}"
+        for s in range(self.players):
+            pv = priv[s]
+            for field in ("plays", "has", "counts"):
+                pv[field][:] = 0
+            pb["hand_len"][s] = 0
+            for c in locations[f"hand{s}"]:
+                add_to_hand_nb(pb, pv, s, c)
+            hd["face_down"][s, : len(locations[f"down{s}"])] = locations[f"down{s}"]
+        hd["draw"][: len(locations["draw"])] = locations["draw"]
+        hd["unused"][: len(locations["unused"])] = locations["unused"]
+        return PalacePosition(pub, priv, hid, self.settings)
+
+    def memory(self, seat: int) -> np.ndarray:
+        return self.priv[seat]["memory"]
+
+
+class PalaceKit(GameKit):
+    honest_args = True          # a policy gets the public record and its own seat's private record only
+    fixed_policy = "lowest"     # its default swap rule (strong cards face up) draws nothing either
+
+    def cases(self, game):
+        return [(2, {}), (3, {"ten_on_anything": 1}), (4, {}), (4, {"short_game": 1}),
+                (2, {"short_game": 1, "ten_on_anything": 1})]
+
+    def aborting_rules(self):
+        return {"max_actions": 60}
+
+    def cap(self, players, settings):
+        return settings["max_actions"]
+
+    def play(self, seed, unit, players, settings, fns, params, streams):
+        size = int(settings[_MAX_ACTIONS]) + 2
+        pubs = np.zeros(size, PUBLIC_DTYPE)
+        privs = np.zeros((size, MAX_PLAYERS), PRIVATE_DTYPE)
+        hids = np.zeros(size, HIDDEN_DTYPE)
+        n = playout_nb(seed, unit, players, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
+                       privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
+        for i in range(n):
+            yield PalacePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+
+
+_BYTES = types.uint8[:, ::1]
+
+
+@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
+def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, privs, hids):
+    """Play a game as stepwise does, keeping the records after the setup and every
+    action in row i of pubs, privs and hids; returns how many rows."""
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    stepwise.new_game(seed, unit, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+    over = hid[0]["aborted"]           # an illegal swap ends the game at the setup
+    n = 0
+    while True:
+        pubs[n] = pub.view(np.uint8)
+        privs[n] = priv.view(np.uint8)
+        hids[n] = hid.view(np.uint8)
+        n += 1
+        if over or n == pubs.shape[0]:
+            return n
+        over = stepwise.step(policies, params, settings, pub, priv, hid, legal, log)
+
+
+KIT = PalaceKit()

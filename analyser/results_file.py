@@ -1,0 +1,73 @@
+"""Writing a results file so that it is never half there.
+
+Record chunks stream into a temporary file beside the target; ``close`` adds the
+metadata and renames it over the target in one step, ``discard`` removes it.
+So an interrupted run (Ctrl-C, an error) leaves the old file as it was, and a
+results file, whenever it exists, is complete and carries its metadata.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from analyser.core.errors import UserError
+
+META_KEY = b"analyser"
+
+
+class RecordWriter:
+    def __init__(self, path: str | Path, meta: dict, game):
+        import pyarrow.parquet  # noqa: F401  (fail here, before any simulation, if missing)
+
+        self.path = Path(path)
+        self.meta = meta
+        self.game = game
+        self._writer = None
+        resolved = Path(os.path.abspath(self.path))
+        if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()) or \
+                resolved.parts[1:2] in (("proc",), ("dev",), ("sys",)):
+            raise UserError(f"cannot write results file {self.path}: it is not a regular file "
+                            f"(write to a file path ending in .parquet)")
+        self.existed = self.path.exists()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial", dir=self.path.parent)
+            os.close(fd)
+        except OSError as err:
+            raise UserError(f"cannot write results file {self.path}: {err.strerror}") from None
+        self.tmp = Path(tmp)
+
+    def write(self, rec: np.ndarray, players: int):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from analyser.results import records_frame
+
+        frame = records_frame(rec, self.game, players, self.meta["policies"])
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self.tmp, table.schema)
+        self._writer.write_table(table)
+
+    def close(self, extra: dict):
+        """Add the metadata and put the file in place."""
+        if self._writer is None:
+            self.discard()
+            return
+        self._writer.add_key_value_metadata({META_KEY: json.dumps({**self.meta, **extra})})
+        self._writer.close()
+        os.replace(self.tmp, self.path)
+
+    def discard(self):
+        """Drop the partial file; an older file at the target stays untouched."""
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except Exception:  # closing a half-written file may fail; it is deleted anyway
+                pass
+            self._writer = None
+        self.tmp.unlink(missing_ok=True)

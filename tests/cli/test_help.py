@@ -1,0 +1,128 @@
+"""Help, --version, shell completion and the listings: readable, and quick (no numba)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from analyser.cli.main import app
+
+runner = CliRunner()
+COMMANDS = ["simulate", "show", "trace", "games", "policies"]
+
+
+def cli(*args, env=None):
+    """The real entry point (analyser.cli.main:main) in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", "analyser.cli.main", *args], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "100", **(env or {})}, timeout=120)
+
+
+def help_text(*command):
+    r = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
+def test_help_shows_no_python_types(command):
+    text = help_text(*command)
+    for noise in ("<list[str]>", "<int>", "<bool>", "<str>", "<path>", "INTEGER", "TEXT", "PATH"):
+        assert noise not in text, (command, noise)
+
+
+def test_simulate_help_names_the_metavars_and_every_default():
+    text = help_text("simulate")
+    for metavar in ("NAME[:PARAM=VALUE,...]", "NAME=VALUE", " N ", "FILE", "GAME"):
+        assert metavar in text
+    flat = _flat(text)
+    assert "--count" in flat and "-n" in flat and "--deals" in flat and "games (Palace) or matches" in flat
+    assert "Default: the game's default policy (palace: saver" in flat   # other registered games follow
+    for default in ("Default: 10,000.", "Default: 0.", "Default: all cores.", "Default: table.",
+                    "usual count (palace: 4", "Default: no file."):
+        assert default in flat, default
+
+
+def test_trace_help_names_unit_deal_and_hand():
+    flat = _flat(help_text("trace"))
+    assert "--unit" in flat and "--deal (-d) is another name" in flat and "--hand" in flat
+    assert "game (Palace) or match" in flat and "(palace: saver" in flat
+
+
+def _flat(text: str) -> str:
+    """The help text with rich's box and line breaks taken out, words joined by single spaces."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def test_version():
+    from importlib.metadata import version
+
+    r = cli("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"analyser {version('analyser')}"
+
+
+def test_completion_is_offered_and_works_through_the_entry_point():
+    assert "--install-completion" in help_text() and "--show-completion" in help_text()
+    # without shell detection the option takes the shell's name
+    r = cli("--show-completion", "bash", env={"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"})
+    assert r.returncode == 0 and "_ANALYSER_COMPLETE" in r.stdout
+    games = cli(env={"_ANALYSER_COMPLETE": "complete_bash", "COMP_WORDS": "analyser simulate pa", "COMP_CWORD": "2"})
+    assert games.returncode == 0 and games.stdout.split() == ["palace"]
+    policy = cli(env={"_ANALYSER_COMPLETE": "complete_bash", "COMP_WORDS": "analyser simulate palace --policy sa",
+                      "COMP_CWORD": "4"})
+    assert policy.stdout.split() == ["saver"]
+
+
+NO_NUMBA = """
+import sys
+from analyser.cli.main import main
+try:
+    main({args!r})
+except SystemExit as exit:
+    code = exit.code
+print(repr((code, sorted(m for m in sys.modules if m == "numba" or m.startswith("numba.")))[:2]), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["games"], ["policies", "palace"], ["--help"], ["simulate", "--help"],
+                                  ["--version"]])
+def test_listing_and_help_do_not_load_numba(args):
+    r = subprocess.run([sys.executable, "-c", NO_NUMBA.format(args=args)], capture_output=True, text=True,
+                       timeout=120)
+    code, numba_modules = eval(r.stderr.strip().splitlines()[-1])
+    assert code == 0, r.stderr
+    assert numba_modules == [], f"`analyser {' '.join(args)}` imported numba"
+
+
+def test_games_lists_unit_outcome_players_and_settings():
+    r = runner.invoke(app, ["games"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    flat = " ".join(r.stdout.split())
+    for fact in ("palace", "players 2-4 (default 4)", "unit game", "win not being the loser",
+                 "default policy saver", "short_game", "ten_on_anything", "max_actions"):
+        assert fact in flat, fact
+
+
+def test_policies_names_the_default():
+    r = runner.invoke(app, ["policies", "palace"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0 and "default saver" in r.stdout
+
+
+def test_count_aliases_are_one_option():
+    r = runner.invoke(app, ["simulate", "palace", "--count", "5", "--deals", "6"])
+    assert r.exit_code == 2 and "--count and --deals are one option" in r.stderr
+
+
+def test_json_counts_with_every_alias():
+    for flag in ("-n", "--count", "--deals", "--games"):
+        r = runner.invoke(app, ["simulate", "palace", flag, "7", "--players", "2", "-f", "json", "--no-progress"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["deals"] == 7
+
+
+def test_bare_command_prints_the_help_and_no_empty_error():
+    r = cli()
+    assert r.returncode == 2          # a usage error, as click has it
+    assert "Usage: analyser" in r.stdout and "simulate" in r.stdout
+    assert r.stderr.strip() == ""

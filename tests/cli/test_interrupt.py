@@ -1,0 +1,73 @@
+"""Ctrl-C during `simulate --out FILE`: one line, exit code 130, the old FILE byte for byte,
+no partial file left (issue 7, section 5). A real process gets a real SIGINT."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a child process")
+
+
+def entry(*args):
+    return [sys.executable, "-m", "analyser.cli.main", *args]
+
+
+@pytest.fixture(scope="module")
+def old_file(tmp_path_factory):
+    """A results file from a small run; the run also fills the compile cache."""
+    path = tmp_path_factory.mktemp("interrupt") / "f.parquet"
+    done = subprocess.run(entry("simulate", "palace", "-n", "100", "--out", str(path), "--no-progress"),
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+def partials(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
+
+
+@pytest.mark.parametrize("count", [100_000_000, 10**18])
+def test_ctrl_c_keeps_the_old_file(old_file, count):
+    before = old_file.read_bytes()
+    child = subprocess.Popen(entry("simulate", "palace", "-n", str(count), "--out", str(old_file), "--no-progress"),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not partials(old_file.parent):   # the writer opens its temporary file once the code is loaded
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "the run never started writing"
+            time.sleep(0.1)
+        time.sleep(3)                          # well into the run: chunks written to the temporary file
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err and err.strip().count("\n") == 0, err
+    assert re.fullmatch(rf"interrupted after [\d,]+ games; {re.escape(str(old_file))} was left as it was",
+                        err.strip()), err
+    assert int(re.search(r"after ([\d,]+)", err).group(1).replace(",", "")) > 0
+    assert old_file.read_bytes() == before
+    assert partials(old_file.parent) == []
+    assert out == ""
+
+
+def test_ctrl_c_while_loading_is_one_line_and_130(monkeypatch):
+    """Ctrl-C outside the runner's chunk loop (loading compiled code, say): no traceback either."""
+    from typer.testing import CliRunner
+
+    import analyser.api
+    from analyser.cli.main import app
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analyser.api, "simulate", interrupted)
+    r = CliRunner().invoke(app, ["simulate", "palace", "-n", "10", "--no-progress"])
+    assert r.exit_code == 130 and r.stderr.strip() == "interrupted"

@@ -1,0 +1,324 @@
+"""The shared checks, written once for every registered game.
+
+Each ``check_*`` raises AssertionError naming what broke; test_kit.py runs
+them over ``game_names()``. They reach a game only through its GameSpec and
+its GameKit (analyser.core.kit), so a new game gets them by registering.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from numpy.lib.recfunctions import repack_fields
+
+import analyser
+from analyser.core.config import RunConfig
+from analyser.core.policy import as_seat_policy
+from analyser.core.registry import GameSpec
+from analyser.core.runner import ChunkRunner
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def mix(game: GameSpec, players: int, shift: int = 0) -> list[str]:
+    """Every built-in policy, in turn around the table."""
+    names = [p.name for p in game.policies]
+    return [names[(s + shift) % len(names)] for s in range(players)]
+
+
+def entry(game: GameSpec, players: int, policies, rules: dict | None = None, streams=None) -> ChunkRunner:
+    """The arguments of the game's entry points, as a run prepares them (.settings .fns .params .streams)."""
+    return ChunkRunner(RunConfig.build(game, players, policies, 1, 0, rules, 0, streams))
+
+
+def simulate(game: GameSpec, runner: ChunkRunner, seed: int, first: int, n: int) -> np.ndarray:
+    out = np.zeros(n, game.record_dtype)
+    game.simulate(seed, first, runner.config.players, runner.settings, runner.fns, runner.params, runner.streams, out)
+    return out
+
+
+def fresh(args: tuple) -> tuple:
+    """Copies of a policy's arguments: a policy writes into its stream and memory."""
+    return tuple(a.copy() if isinstance(a, (np.ndarray, np.void)) else a for a in args)
+
+
+def packed(x) -> bytes:
+    """The bytes of an array or record without padding, which numpy leaves
+    undefined when it copies records (np.concatenate, ndarray.copy): so two
+    records compare byte for byte, field by field."""
+    x = np.array(x).reshape(-1)
+    return (repack_fields(x) if x.dtype.names else x).tobytes()
+
+
+def same_records(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and packed(a) == packed(b)
+
+
+def same_bytes(a, b) -> bool:
+    """Policy arguments alike byte for byte (records and arrays) or equal (scalars)."""
+    if isinstance(a, (np.ndarray, np.void)):
+        return type(a) is type(b) and same_records(np.asarray(a), np.asarray(b))
+    return a == b
+
+
+# -- playouts ------------------------------------------------------------------------------------------------
+
+def check_playouts(game: GameSpec, kit, players: int, rules: dict, units: int, seed: int = 5) -> int:
+    """Random playouts through the kit: after the setup and every action each card of
+    the deck is in exactly one place; the unit ends within its cap, and the
+    simulated record of it is complete (not aborted) within the cap."""
+    runner = entry(game, players, kit.random_policy, rules)
+    cap = kit.cap(players, runner.config.settings)
+    recs = simulate(game, runner, seed, 0, units)
+    actions = 0
+    for unit in range(units):
+        steps = -1
+        for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
+            steps += 1
+            assert steps <= cap, f"unit {unit} goes on past its cap of {cap} actions"
+            places = pos.locations()
+            held = Counter(int(c) for cards in places.values() for c in cards)
+            deck = Counter(int(c) for c in pos.deck())
+            if held != deck:
+                raise AssertionError(f"unit {unit}, action {steps}: cards not conserved: extra "
+                                     f"{dict(held - deck)}, missing {dict(deck - held)}")
+        assert pos.decision() is None, f"unit {unit} ended with a decision still to make"
+        assert not recs["aborted"][unit], f"unit {unit} of random play was aborted"
+        assert 0 < recs["length"][unit] <= cap, f"unit {unit} has length {recs['length'][unit]}, cap {cap}"
+        actions += steps
+    return actions
+
+
+# -- reproducibility -----------------------------------------------------------------------------------------
+
+def check_trace_is_record(game: GameSpec, players: int, rules: dict, units: int, seed: int = 3) -> None:
+    """game.trace of unit i returns exactly record i of game.simulate, byte for byte."""
+    runner = entry(game, players, mix(game, players), rules)
+    first = 1000
+    out = simulate(game, runner, seed, first, units)
+    for i in range(units):
+        events, rec = game.trace(seed, first + i, players, runner.settings, runner.fns, runner.params,
+                                 runner.streams)
+        assert rec.dtype == game.record_dtype and rec.size == 1
+        assert same_records(rec, out[i: i + 1]), f"the trace of unit {first + i} is not its record"
+        assert events, "a trace has events"
+
+
+NO_JIT = Path(__file__).with_name("nojit_run.py")
+
+
+def run_without_jit(runs: list[dict], path: Path) -> list[np.ndarray]:
+    """analyser.simulate(**run) for each run, in one child process with NUMBA_DISABLE_JIT=1."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run([sys.executable, str(NO_JIT), json.dumps(runs), str(path)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with np.load(path) as saved:
+        return [saved[str(i)] for i in range(len(runs))]
+
+
+def check_jit_equals_no_jit(game: GameSpec, cases: list[tuple[int, dict]], n: int, tmp: Path) -> None:
+    """The compiled engine and the same code run as plain Python give the same records."""
+    runs = [{"game": game.name, "players": players, "policies": mix(game, players, shift=k), "rules": rules,
+             "n": n, "seed": 13, "threads": 1} for k, (players, rules) in enumerate(cases)]
+    for run, plain in zip(runs, run_without_jit(runs, tmp / f"{game.name}.npz"), strict=True):
+        compiled = analyser.simulate(**run).records
+        for i in range(n):
+            assert same_records(plain[i: i + 1], compiled[i: i + 1]), \
+                f"{run['players']} players {run['rules']}, unit {i}: compiled and uncompiled records differ"
+
+
+def check_threads_and_chunks(game: GameSpec, players: int, rules: dict, n: int) -> None:
+    """Records do not depend on threads, chunk sizes or how a run is split."""
+    import numba
+
+    policies = mix(game, players)
+    args = dict(players=players, policies=policies, rules=rules, seed=42)
+    one = analyser.simulate(game.name, n=n, threads=1, chunk_size=n, **args).records
+    two = analyser.simulate(game.name, n=n, threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=7,
+                            **args).records
+    assert same_records(one, two), "1 thread in one chunk and 2 threads in chunks of 7 differ"
+    tail = analyser.simulate(game.name, n=n - n // 3, first_deal=n // 3, chunk_size=5, **args).records
+    assert same_records(one[n // 3:], tail), "a run from unit i is not the tail of the whole run"
+    strip = [name for name in one.dtype.names if name != "unit"]
+    assert not np.array_equal(one[:len(tail)][strip], tail[strip]), "different units played the same"
+
+
+def check_hands_alone(game: GameSpec, kit, players: int, rules: dict, seed: int = 4, deals=range(4)) -> int:
+    """trace(..., hand=k) is hand k of the whole trace; every event between the setup
+    and the result carries its hand, hands come in order; and hand k is dealt the
+    same whatever was played before it (its own sub-stream): its first event is
+    the same under three line-ups that play differently."""
+    def strip(events):
+        return [e for e in events if e.get("type") != "setup"]
+
+    def trace(deal, policies, hand=None):
+        return analyser.trace(game.name, seed=seed, deal=deal, players=players, policies=policies, rules=rules,
+                              hand=hand).events
+
+    lineups = [mix(game, players), [kit.random_policy], [kit.fixed_policy or kit.random_policy]]
+    most = 0
+    for deal in deals:
+        full = trace(deal, lineups[0])
+        hands = [e["hand"] for e in full[1:-1]]
+        assert len(hands) == len(full) - 2, "an event inside the unit carries no hand"
+        assert hands == sorted(hands) and sorted(set(hands)) == list(range(max(hands) + 1)), "hands out of order"
+        assert "hand" not in full[0] and "hand" not in full[-1], "the setup and the result belong to the whole unit"
+        others = [trace(deal, lineup) for lineup in lineups[1:]]
+        for k in sorted(set(hands)):
+            mine = [e for e in full if e.get("hand") == k]
+            assert strip(trace(deal, lineups[0], hand=k)) == strip(mine), f"hand {k} traced alone differs"
+            for other in others:
+                theirs = [e for e in other if e.get("hand") == k]
+                assert theirs and mine[0] == theirs[0], f"unit {deal}: hand {k} was dealt differently after other play"
+        most = max(most, len(set(hands)))
+    return most
+
+
+def check_streams_follow_policies(game: GameSpec, kit, players: int, rules: dict, n: int = 40) -> None:
+    """A seat's randomness comes from its policy stream id alone, and the deal from none.
+
+    What is exactly testable without reading a policy's draws: (1) seats whose
+    policies never draw may get any stream ids: nothing changes; (2) moving the
+    stream id of a seat whose policy draws changes its play (the id is used);
+    (3) with a drawing policy in one seat, giving every other seat new ids
+    changes nothing. (The toy game's own tests add the exact rotation.)"""
+    rng = np.random.default_rng(1)
+    ids = list(range(players))
+
+    def run(policies, streams):
+        return simulate(game, entry(game, players, policies, rules, streams), 9, 0, n)
+
+    if kit.fixed_policy:
+        fixed = [kit.fixed_policy] * players
+        base = run(fixed, ids)
+        assert same_records(base, run(fixed, list(rng.permutation(ids) + players))), \
+            "stream ids changed the play of policies that never draw"
+    one = [kit.random_policy] + [kit.fixed_policy or kit.random_policy] * (players - 1)
+    base = run(one, ids)
+    assert not same_records(base, run(one, [players] + ids[1:])), \
+        "a drawing policy played the same with another stream id"
+    if kit.fixed_policy:
+        assert same_records(base, run(one, [0] + [players + s for s in ids[1:]])), \
+            "the ids of seats that never draw changed the drawing seat's play"
+
+
+# -- outcomes --------------------------------------------------------------------------------------------------
+
+def check_outcomes(game: GameSpec, players: int, rules: dict | None, n: int, seed: int = 8) -> np.ndarray:
+    """The outcome block's promises (analyser.core.outcome), record by record."""
+    rec = analyser.simulate(game.name, players=players, policies=mix(game, players), rules=rules, n=n, seed=seed,
+                            first_deal=10).records
+    p = players
+    assert np.array_equal(rec["unit"], 10 + np.arange(n)), "unit is the record's index in the run"
+    teams = np.array(game.team_of(players))
+    assert (rec["team"][:, :p] == teams).all(), "team is not the GameSpec's team of the seat"
+    for name in ("score", "win", "rank", "team"):
+        assert not rec[name][:, p:].any(), f"{name} is set for seats beyond the player count"
+    done = ~rec["aborted"]
+    aborted = rec[~done]
+    for name in ("score", "win", "rank"):
+        assert not aborted[name].any(), f"an aborted record has a {name}"
+    assert not aborted["draw"].any(), "an aborted record is a draw"
+    ok = rec[done]
+    win, rank = ok["win"][:, :p], ok["rank"][:, :p]
+    assert ((win >= 0) & (win <= 1)).all(), "a win share outside 0..1"
+    assert ((rank >= 1) & (rank <= p)).all(), "a rank outside 1..players"
+    assert (rank.min(axis=1) == 1).all(), "no seat ranked first"
+    draws = ok["draw"]
+    assert not win[draws].any(), "a drawn unit has win shares"
+    decided = win[~draws].sum(axis=1)
+    assert np.allclose(decided, game.win_total(p)), f"win shares sum to {set(decided)}, not {game.win_total(p)}"
+    for t in set(teams):
+        seats = np.flatnonzero(teams == t)
+        for name in ("win", "score", "rank"):
+            values = ok[name][:, seats]
+            assert (values == values[:, :1]).all(), f"partners of team {t} do not share their {name}"
+    assert (ok["length"] > 0).all()
+    return rec
+
+
+# -- hidden information -------------------------------------------------------------------------------------
+
+def check_hidden_information(game: GameSpec, kit, policies, players: int, rules: dict, units: int = 3,
+                             seed: int = 11, min_changed: float = 0.5) -> tuple[int, int]:
+    """At every real choice of random-and-built-in play, re-deal what the deciding
+    seat cannot see (Position.redeal) and ask each of ``policies`` (names, specs,
+    SeatPolicies or functions) again: the decision must not change.
+
+    The re-deal must keep every location the seat sees and the size of every
+    other one, and must change something in at least ``min_changed`` of the
+    decisions, or the check proves nothing. A game whose policies are handed
+    only what the seat sees (``kit.honest_args``) must give byte-identical
+    arguments after the re-deal: that proves no policy, a user's included, can
+    peek, and a leak into the arguments fails here even if no built-in policy
+    reads it. A game that hands policies the whole table relies on the decisions.
+    The seat's policy memory must survive the re-deal (it is the policy's own).
+    Returns (decisions checked, re-deals that changed something)."""
+    rng = np.random.default_rng(seed)
+    asked = [as_seat_policy(p, game.policy_map) for p in policies]
+    runner = entry(game, players, mix(game, players), rules)
+    checked = changed = 0
+    for unit in range(units):
+        for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
+            decision = pos.decision()
+            if decision is None:
+                continue
+            seat, args = decision
+            before, seen = pos.locations(), pos.seen_by(seat)
+            other = pos.redeal(seat, rng)
+            after = other.locations()
+            assert set(after) == set(before), "a re-deal changed the locations"
+            for name in before:
+                if name in seen:
+                    assert after[name] == before[name], f"a re-deal changed {name}, which seat {seat} sees"
+                else:
+                    assert len(after[name]) == len(before[name]), f"a re-deal changed the size of {name}"
+            changed += any(after[name] != before[name] for name in before if name not in seen)
+            again = other.decision()
+            assert again is not None and again[0] == seat, "a re-deal changed who decides"
+            if kit.honest_args:
+                for a, b in zip(args, again[1], strict=True):
+                    assert same_bytes(a, b), (f"seat {seat}'s policy arguments changed when what it cannot see "
+                                              f"was re-dealt: they carry hidden information")
+            mine = pos.memory(seat)
+            if mine is not None:
+                assert np.array_equal(mine, other.memory(seat)), "a re-deal lost the policy's memory"
+            for p in asked:
+                row = p.row()
+                a = p.spec.function(*fresh(args), row)
+                b = p.spec.function(*fresh(again[1]), row)
+                assert a == b, (f"{p.label()} chose {a}, then {b} when what seat {seat} cannot see was re-dealt "
+                                f"(unit {unit})")
+            checked += 1
+    assert checked >= 20, f"only {checked} decisions to check"
+    assert changed >= min_changed * checked, f"re-deals changed hidden cards in only {changed} of {checked} decisions"
+    return checked, changed
+
+
+def check_redeal_keeps_memory(game: GameSpec, kit, players: int, rules: dict, units: int = 2, seed: int = 12):
+    """A re-deal keeps the deciding seat's policy memory, whatever is in it:
+    written with marks at each decision, the re-dealt position carries them."""
+    rng = np.random.default_rng(seed)
+    runner = entry(game, players, mix(game, players), rules)
+    marked = 0
+    for unit in range(units):
+        for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
+            decision = pos.decision()
+            if decision is None or pos.memory(decision[0]) is None:
+                continue
+            seat = decision[0]
+            memory = pos.memory(seat)
+            kept = memory.copy()
+            memory[:] = rng.random(memory.size)
+            marks = memory.copy()
+            other = pos.redeal(seat, rng)
+            memory[:] = kept                     # the live game goes on as it was
+            assert np.array_equal(other.memory(seat), marks), "a re-deal did not keep the seat's policy memory"
+            marked += 1
+    return marked

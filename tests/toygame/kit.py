@@ -1,0 +1,69 @@
+"""High card's hooks for the shared test kit (see analyser.core.kit)."""
+import numpy as np
+
+from analyser.core.kit import GameKit, Position
+from tests.toygame import rules
+from tests.toygame.rules import DECK, SEATS, TABLE_DTYPE
+
+
+class HighCardPosition(Position):
+    def __init__(self, table):
+        self.table = table
+
+    def locations(self):
+        t = self.table[0]
+        out = {f"hand{s}": [int(c) for c in t["hands"][s, : t["hand_len"][s]]] for s in range(SEATS)}
+        out["played"] = [int(c) for c in t["played"] if c >= 0]
+        out["stock"] = [int(c) for c in t["stock"]]
+        return out
+
+    def deck(self):
+        return list(range(DECK))
+
+    def seen_by(self, seat):
+        return {f"hand{seat}", "played"}
+
+    def decision(self):
+        t = self.table[0]
+        if t["over"] or t["actions"] >= t["max_actions"] or t["hand_len"][t["seat"]] < 2:
+            return None
+        seat = int(t["seat"])
+        return seat, (t, seat, np.arange(rules.HAND) < t["hand_len"][seat])
+
+    def relocate(self, locations):
+        table = self.table.copy()
+        t = table[0]
+        for s in range(SEATS):
+            t["hands"][s, : t["hand_len"][s]] = locations[f"hand{s}"]
+        t["stock"][:] = locations["stock"]
+        return HighCardPosition(table)
+
+    def memory(self, seat):
+        return self.table[0]["memory"][seat]
+
+
+class HighCardKit(GameKit):
+    honest_args = False          # a policy is handed the whole table: only decisions can be compared
+    fixed_policy = "high"
+
+    def cases(self, game):
+        return [(4, {}), (4, {"hands": 4})]     # an even number of hands: drawn matches without tied hands
+
+    def aborting_rules(self):
+        return {"max_actions": 7}
+
+    def cap(self, players, settings):
+        return min(settings["max_actions"], SEATS * settings["hands"])
+
+    def play(self, seed, unit, players, settings, fns, params, streams):
+        table = np.zeros(1, TABLE_DTYPE)
+        legal = np.zeros(rules.HAND, np.bool_)
+        rules.start(seed, unit, settings, streams, table)
+        yield HighCardPosition(table)
+        over = False
+        while not over:
+            over = rules.step(fns, params, table, legal)
+            yield HighCardPosition(table)
+
+
+KIT = HighCardKit()

@@ -1,0 +1,64 @@
+"""High card's policies. An honest policy reads only its own hand
+(``table["hands"][seat]``), the played cards, the score, its own stream and
+memory. ``peek_policy`` reads the other hands: it is never registered, the kit
+uses it to show that its hidden-information check catches a cheat."""
+from numba import njit
+
+from analyser.core.rng import below_nb
+from tests.toygame.rules import POLICY_SIG
+
+
+@njit(cache=True)
+def extreme_nb(table, seat, legal, sign):
+    """The legal slot of the highest (sign 1) or lowest (sign -1) rank, the first of equals."""
+    best, pick = -99, -1
+    for i in range(legal.size):
+        if legal[i]:
+            v = sign * (table["hands"][seat, i] >> 2)
+            if v > best:
+                best, pick = v, i
+    return pick
+
+
+@njit(POLICY_SIG, cache=True)
+def random_policy(table, seat, legal, params):
+    n = 0
+    for i in range(legal.size):
+        n += legal[i]
+    k = below_nb(table["rng"][seat], n)
+    for i in range(legal.size):
+        if legal[i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@njit(POLICY_SIG, cache=True)
+def high_policy(table, seat, legal, params):
+    return extreme_nb(table, seat, legal, 1)
+
+
+@njit(POLICY_SIG, cache=True)
+def alternate_policy(table, seat, legal, params):
+    """Highest card, except every ``every``-th decision of the match: the lowest.
+    Counts its decisions in its memory, which a re-deal must keep."""
+    mem = table["memory"][seat]
+    mem[0] += 1
+    if mem[0] % params[0] == 0:
+        return extreme_nb(table, seat, legal, -1)
+    return extreme_nb(table, seat, legal, 1)
+
+
+@njit(POLICY_SIG, cache=True)
+def peek_policy(table, seat, legal, params):
+    """Cheats: saves its high card when its partner holds a card no opponent can beat."""
+    partner, top = 0, 0
+    for s in range(4):
+        for i in range(table["hand_len"][s]):
+            r = table["hands"][s, i] >> 2
+            if s == (seat + 2) % 4:
+                partner = max(partner, r)
+            elif s % 2 != seat % 2:
+                top = max(top, r)
+    return extreme_nb(table, seat, legal, -1 if partner > top else 1)
