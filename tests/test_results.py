@@ -1,0 +1,88 @@
+"""The result object and results files: reprs, caching, saving, files that are never half there."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyser
+from analyser.core.registry import get_game
+from analyser.results_file import RecordWriter
+
+MIX = ["saver", "lowest", "pickup", "saver"]
+
+
+@pytest.fixture(scope="module")
+def result():
+    return analyser.simulate("palace", policies=MIX, n=400, seed=3)
+
+
+def test_repr_is_short_and_names_the_policies(result):
+    text = repr(result)
+    assert len(text) < 600 and text.count("\n") <= 6
+    assert "palace" in text and "saver (seats 0,3)" in text and "pickup (seats 2)" in text
+
+
+def test_notebook_repr_is_a_table(result):
+    page = result._repr_html_()
+    assert page.count("<table") == 1 and "not being the loser" in page and "lowest" in page
+
+
+def test_games_is_built_once(result):
+    assert result.games is result.games
+
+
+def test_save_writes_a_file_show_reads(result, tmp_path):
+    path = result.save(tmp_path / "r.parquet")
+    back = analyser.load(path)
+    pd.testing.assert_frame_equal(back.summary, result.summary)
+    assert back.meta["seed"] == 3 and back.meta["policies"] == MIX
+
+
+def test_records_are_the_same_bytes_for_any_chunking():
+    """Joining chunks copies bytes: np.concatenate leaves an aligned dtype's padding undefined."""
+    a = analyser.simulate("palace", policies=MIX, n=300, seed=5, chunk_size=300, threads=1).records
+    b = analyser.simulate("palace", policies=MIX, n=300, seed=5, chunk_size=37, threads=2).records
+    assert a.tobytes() == b.tobytes()
+
+
+def test_a_rate_score_has_an_interval_inside_0_and_1():
+    r = analyser.simulate("palace", policies=["lowest", "pickup:max_pile=52,spend_rank=2"], players=2, n=300,
+                          seed=1)
+    frame = r.summary
+    assert (frame["score_ci_low"] >= 0).all() and (frame["score_ci_high"] <= 1).all()
+    assert np.allclose(frame["score_ci_low"], frame["win_ci_low"])      # Palace's score is its win
+
+
+def test_speed_is_end_to_end_with_the_simulation_beside_it(result):
+    f = result.figures
+    assert 0 < f["units_per_second"] <= f["simulation_units_per_second"]
+    assert result.to_dict()["games_per_second"] == pytest.approx(f["units_per_second"])
+
+
+def test_a_discarded_writer_leaves_the_old_file_and_no_partial_file(result, tmp_path):
+    path = tmp_path / "old.parquet"
+    path.write_bytes(b"the old results")
+    writer = RecordWriter(path, result.meta, get_game("palace"))
+    writer.write(result.records[:50], 4)
+    writer.discard()
+    assert path.read_bytes() == b"the old results"
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_a_closed_writer_replaces_the_file_whole(result, tmp_path):
+    path = tmp_path / "new.parquet"
+    path.write_bytes(b"the old results")
+    writer = RecordWriter(path, result.meta, get_game("palace"))
+    writer.write(result.records, 4)
+    writer.close({"seconds": 1.0})
+    assert analyser.load(path).tally.units == 400
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_a_link_is_not_a_results_file(result, tmp_path):
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"keep me")
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target)
+    with pytest.raises(analyser.UserError, match="not a regular file"):
+        RecordWriter(link, result.meta, get_game("palace"))
+    assert target.read_bytes() == b"keep me"
