@@ -41,7 +41,6 @@ class Tally:
     draws: int = 0
     sums: dict = field(default_factory=dict)       # (partition, quantity) -> (groups,) sums over completed records
     squares: dict = field(default_factory=dict)    # the same for squared values
-    fractional: dict = field(default_factory=dict)  # (partition, quantity) -> (groups,) values other than 0 and 1
     unit_sums: dict = field(default_factory=dict)
     unit_squares: dict = field(default_factory=dict)
     length_hist: np.ndarray = None                 # length -> completed records
@@ -53,7 +52,6 @@ class Tally:
             for q in self.seat_quantities:
                 for store in (self.sums, self.squares):
                     store.setdefault((part, q), np.zeros(len(groups)))
-                self.fractional.setdefault((part, q), np.zeros(len(groups), np.int64))
         for q in self.unit_quantities:
             self.unit_sums.setdefault(q, 0.0)
             self.unit_squares.setdefault(q, 0.0)
@@ -84,18 +82,15 @@ class Tally:
         self.aborted += rec.size - n_done
         self.aborted_length += int(rec["length"][~done].sum(dtype=np.int64))
         self.draws += int(rec["draw"][done].sum())
+        cut = np.flatnonzero(~done)     # few: summing all and taking them off beats masking every array
         for q in self.seat_quantities:
             by_seat = self.seat_values(rec, q)
-            if n_done < rec.size:
-                by_seat = by_seat[:, done]
-            shares = q in ("win", "score") or (q in self.columns and self.columns[q].kind == "rate")
             for part, groups in self.groups.items():
-                for g, seats in enumerate(groups):
-                    v = by_seat[seats[0]] if len(seats) == 1 else by_seat[list(seats)].mean(axis=0)
-                    self.sums[part, q][g] += v.sum()
-                    self.squares[part, q][g] += (v * v).sum()   # not v @ v: BLAS took 100x longer here
-                    if shares:
-                        self.fractional[part, q][g] += np.count_nonzero((v != 0) & (v != 1))
+                values = by_seat if part == "seat" else _group_means(by_seat, groups)
+                dropped = values[:, cut]
+                self.sums[part, q] += values.sum(axis=1) - dropped.sum(axis=1)
+                self.squares[part, q] += (np.einsum("ij,ij->i", values, values)      # not BLAS: 100x slower here
+                                          - np.einsum("ij,ij->i", dropped, dropped))
         for q in self.unit_quantities:
             v = self.columns[q].values(rec, self.players)[done]
             self.unit_sums[q] += float(v.sum())
@@ -106,7 +101,7 @@ class Tally:
     def merge(self, other: Tally) -> Tally:
         for name in ("units", "completed", "aborted", "draws", "aborted_length"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for store in ("sums", "squares", "fractional", "unit_sums", "unit_squares"):
+        for store in ("sums", "squares", "unit_sums", "unit_squares"):
             mine, theirs = getattr(self, store), getattr(other, store)
             for key in mine:
                 mine[key] = mine[key] + theirs[key]
@@ -124,8 +119,11 @@ class Tally:
         return mean, np.sqrt(np.maximum(var, 0.0))
 
     def is_binary(self, part: str, q: str) -> np.ndarray:
-        """Per group: were all its values 0 or 1 (a rate, for which Wilson's interval fits)?"""
-        return self.fractional[part, q] == 0
+        """Per group: were all its values 0 or 1 (a rate, for which Wilson's interval fits)?
+        v * v == v only at 0 and 1 (below v between them, above it past 1), so the
+        sums agree exactly for 0/1 values (whole numbers in float64) and, for any
+        values of [0, 1] or any whole numbers, only then."""
+        return self.squares[part, q] == self.sums[part, q]
 
     def unit_mean(self, q: str) -> float:
         return self.unit_sums[q] / self.completed if self.completed else float("nan")
@@ -146,6 +144,13 @@ class Tally:
         mean = float((self.length_hist * x).sum() / total)
         var = float((self.length_hist * (x - mean) ** 2).sum() / max(total - 1, 1))
         return mean, var ** 0.5
+
+
+def _group_means(by_seat: np.ndarray, groups) -> np.ndarray:
+    """(groups, records): each group's mean over its seats, record by record."""
+    if all(len(g) == 1 for g in groups):
+        return by_seat[[g[0] for g in groups]]
+    return np.stack([by_seat[g[0]] if len(g) == 1 else by_seat[list(g)].mean(axis=0) for g in groups])
 
 
 def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
