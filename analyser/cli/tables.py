@@ -14,6 +14,13 @@ def _pct(x) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}%"
 
 
+def _small_pct(x) -> str:
+    """A share that may be tiny: 38 of a million is 0.0038%, not 0.00%."""
+    if x is None or (isinstance(x, float) and math.isnan(x)) or x == 0 or x >= 1e-4:
+        return _pct(x)
+    return f"{100 * x:.2g}%"
+
+
 def _num(x, digits: int = 2) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
 
@@ -90,7 +97,7 @@ def run_table(result) -> Table:
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
     run.add_row(f"{game.unit}s completed / aborted",
-                f"{f['completed']:,} / {f['aborted']:,} ({_pct(f['aborted_share'])} aborted)")
+                f"{f['completed']:,} / {f['aborted']:,} ({_small_pct(f['aborted_share'])} aborted)")
     if f["draws"]:
         run.add_row("drawn", f"{f['draws']:,} ({_pct(f['draw_rate'])})")
     run.add_row(f"{game.length} per {game.unit}: mean / sd / median / p95",
