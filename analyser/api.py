@@ -65,6 +65,8 @@ def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | Non
     """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays.
     ``hand`` keeps the setup and the events of that hand (round) of a match only."""
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams)
+    if hand is not None and config.game.sub_unit is None:   # before compiling anything
+        raise UserError(f"{config.game.name} has no hands or rounds: a {config.game.unit} is played whole")
     runner = ChunkRunner(config)
     events, _ = config.game.trace(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
                                   runner.params, runner.streams)
@@ -79,8 +81,6 @@ def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | Non
 
 def _one_hand(events: list[dict], hand, game) -> list[dict]:
     """The setup line (the run's configuration) and the events of one hand."""
-    if game.sub_unit is None:
-        raise UserError(f"{game.name} has no hands or rounds: a {game.unit} is played whole")
     hand = whole_number(hand, f"the {game.sub_unit}")
     played = sorted({e["hand"] for e in events if "hand" in e})
     if hand not in played:

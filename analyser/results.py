@@ -19,10 +19,9 @@ import pandas as pd
 
 from analyser.core.errors import UserError
 from analyser.core.registry import GameSpec, get_game
+from analyser.results_file import META_KEY
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
-
-META_KEY = b"analyser"
 
 
 @dataclass(eq=False)

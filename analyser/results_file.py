@@ -19,6 +19,19 @@ from analyser.core.errors import UserError
 META_KEY = b"analyser"
 
 
+def check_target(path: Path) -> None:
+    """Refuse what the writer must not replace: a symbolic link (``/dev/stdout`` is one: the
+    file would replace the link, not reach the terminal), a directory, a device, anything
+    under /proc, /dev or /sys."""
+    what = ("a symbolic link" if path.is_symlink() else "a directory" if path.is_dir()
+            else "a special file" if path.exists() and not path.is_file()
+            else "under /" + Path(os.path.abspath(path)).parts[1]
+            if Path(os.path.abspath(path)).parts[1:2] in (("proc",), ("dev",), ("sys",)) else None)
+    if what:
+        raise UserError(f"cannot write results file {path}: it is {what}, not a regular file; give a file path "
+                        f"ending in .parquet (the summary goes to stdout anyway; --format json or csv for programs)")
+
+
 class RecordWriter:
     def __init__(self, path: str | Path, meta: dict, game):
         import pyarrow.parquet  # noqa: F401  (fail here, before any simulation, if missing)
@@ -27,11 +40,7 @@ class RecordWriter:
         self.meta = meta
         self.game = game
         self._writer = None
-        resolved = Path(os.path.abspath(self.path))
-        if self.path.is_symlink() or (self.path.exists() and not self.path.is_file()) or \
-                resolved.parts[1:2] in (("proc",), ("dev",), ("sys",)):
-            raise UserError(f"cannot write results file {self.path}: it is not a regular file "
-                            f"(write to a file path ending in .parquet)")
+        check_target(self.path)
         self.existed = self.path.exists()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from enum import Enum
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from analyser.core.errors import UserError
+from analyser.core.errors import Interrupted, UserError
 
 # Metavars: say what to type, not Python types (`<list[str]>`, `<int>`).
 N = "N"
@@ -47,7 +47,7 @@ def user_errors(fn):
             typer.echo("interrupted", err=True)
             raise typer.Exit(INTERRUPTED_EXIT) from None
         except UserError as err:
-            if type(err).__name__ == "Interrupted":   # analyser.core.runner.Interrupted: Ctrl-C during a run
+            if isinstance(err, Interrupted):   # Ctrl-C during a run
                 typer.echo(one_line(err), err=True)
                 raise typer.Exit(INTERRUPTED_EXIT) from None
             typer.echo(f"error: {one_line(err)}", err=True)

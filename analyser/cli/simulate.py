@@ -72,8 +72,6 @@ def simulate(
     from analyser.api import simulate as run_simulation
     from analyser.core.registry import parse_rule_args
 
-    if out is not None:
-        check_out(out)
     count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches}, 10_000)
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
@@ -81,19 +79,6 @@ def simulate(
     print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
-
-
-def check_out(out: Path) -> None:
-    """Refuse what the results writer must not replace: a symbolic link (``/dev/stdout`` is one: the
-    file would replace the link, not go to the terminal), a device, a directory, anything under /proc."""
-    from analyser.core.errors import UserError
-
-    what = ("a symbolic link" if out.is_symlink() else "a directory" if out.is_dir()
-            else "not a regular file" if out.exists() and not out.is_file()
-            else "under /proc" if str(out.absolute()).startswith("/proc/") else None)
-    if what:
-        raise UserError(f"cannot write results file {out}: it is {what}; give a file path ending in .parquet "
-                        f"(the summary goes to stdout anyway; --format json or csv for programs)")
 
 
 @user_errors

@@ -60,15 +60,7 @@ def trace(
     unit = one_of({"--unit": unit, "--deal": deal}, 0)
     spec = get_game(game)
     whole_number(unit, f"--unit (the index of the {spec.unit})", 0, MAX_INDEX)
-    if hand is not None and spec.sub_unit is None:
-        raise _no_hands(spec)
     result = run_trace(game, seed=seed, deal=unit, players=players, policies=policy, rules=parse_rule_args(rule),
                        hand=hand)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
 
-
-def _no_hands(spec):
-    from analyser.core.errors import UserError
-
-    return UserError(f"--hand: {spec.name} has no hands or rounds, a {spec.unit} is played whole; "
-                     f"leave out --hand")

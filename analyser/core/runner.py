@@ -12,14 +12,10 @@ import warnings
 import numpy as np
 
 from analyser.core.config import DEFAULT_CHUNK, RunConfig
-from analyser.core.errors import UserError
+from analyser.core.errors import Interrupted, UserError
 from analyser.core.progress import preparing, progress_bar
 from analyser.results import SimulationResult
 from analyser.stats.tally import Tally
-
-
-class Interrupted(UserError):
-    """Ctrl-C during a run: what was done, and that no results file was left half written."""
 
 
 def chunks(first: int, count: int, size: int):
@@ -103,9 +99,14 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
     threads = set_threads(threads)
     game = config.game
     meta = config.metadata()
-    with preparing(progress):
-        runner = ChunkRunner(config)
-    writer = RecordWriter(out, meta, game) if out is not None else None
+    writer = RecordWriter(out, meta, game) if out is not None else None   # refuses a bad target before compiling
+    try:
+        with preparing(progress):
+            runner = ChunkRunner(config)
+    except BaseException:
+        if writer:
+            writer.discard()
+        raise
     tally = Tally.for_run(game, config.players, meta["policies"])
     kept = []
     sim_seconds = 0.0
