@@ -40,7 +40,8 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check analyser tests benchmarks
 
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/bench_palace.py
+	$(BIN)/python benchmarks/bench.py palace
+	$(BIN)/python benchmarks/bench.py enemy_anemone
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -14,7 +14,7 @@ from analyser.results import SimulationResult
 def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
              keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
-             first_deal: int = 0, n: int | None = None, streams=None) -> SimulationResult:
+             first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None) -> SimulationResult:
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
@@ -28,6 +28,8 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     streams: the policy stream id of each seat (default: its seat number); a
     rotation of seats that moves the ids with the policies keeps every
     policy's random draws (see analyser.core.rng).
+    unit: what one record is: the game's unit (default), or, for a game played
+    in hands or rounds, its sub-unit (``"hand"``): single hands from fresh deals.
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
     """
@@ -37,7 +39,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     if progress is None:
         progress = in_notebook()
     with preparing(progress):
-        config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams)
+        config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
     return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
                keep_records=keep_records, out=out)
 
@@ -61,10 +63,12 @@ class Trace:
 
 
 def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | None = None,
-          policies=None, rules: dict | None = None, hand: int | None = None, streams=None) -> Trace:
-    """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays.
-    ``hand`` keeps the setup and the events of that hand (round) of a match only."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams)
+          policies=None, rules: dict | None = None, hand: int | None = None, streams=None,
+          unit: str | None = None) -> Trace:
+    """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays
+    (with the same ``unit``). ``hand`` keeps the setup and the events of that hand
+    (round) of a match only."""
+    config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams, unit)
     if hand is not None and config.game.sub_unit is None:   # before compiling anything
         raise UserError(f"{config.game.name} has no hands or rounds: a {config.game.unit} is played whole")
     runner = ChunkRunner(config)
@@ -72,7 +76,8 @@ def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | Non
                                   runner.params, runner.streams)
     meta = config.metadata()
     head = {"type": "setup", "game": meta["game"], "players": config.players, "seed": config.seed,
-            "deal": config.first_deal, "settings": meta["settings"], "policies": meta["policies"]}
+            "unit": config.game.unit, "deal": config.first_deal, "settings": meta["settings"],
+            "policies": meta["policies"]}
     events[0] = {**head, **{k: v for k, v in events[0].items() if k != "type"}}
     if hand is not None:
         events = _one_hand(events, hand, config.game)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.core.errors import UserError
-from analyser.core.registry import GameSpec, get_game
+from analyser.core.registry import GameSpec, get_game, plural
 from analyser.results_file import META_KEY
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
@@ -27,7 +27,7 @@ from analyser.stats.tally import Tally
 @dataclass(eq=False)
 class SimulationResult:
     meta: dict                  # RunConfig.metadata() plus timing
-    game: GameSpec
+    game: GameSpec              # as simulated: its one_sub_unit() spec for a run of single hands
     tally: Tally
     seconds: float | None       # end to end: simulation, tally and writing
     records: np.ndarray | None  # structured array of unit records, when kept
@@ -105,7 +105,7 @@ class SimulationResult:
     def __repr__(self) -> str:
         m, f = self.meta, self.figures
         lines = [f"<SimulationResult {self.game.name}: {m['players']} players, {self.tally.units:,} "
-                 f"{self.game.unit}s, seed {m['seed']}, {f['aborted']:,} aborted>"]
+                 f"{plural(self.game.unit)}, seed {m['seed']}, {f['aborted']:,} aborted>"]
         for row in self.by_policy.to_dict("records"):
             lines.append(f"  {row['policy']} (seats {row['seats']}): win {_pct(row['win_rate'])} "
                          f"({_pct(row['win_ci_low'])}-{_pct(row['win_ci_high'])})")
@@ -116,7 +116,7 @@ class SimulationResult:
         m = self.meta
         settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
         head = (f"<p><b>{html.escape(self.game.title)}</b>: {m['players']} players, {self.tally.units:,} "
-                f"{self.game.unit}s, seed {m['seed']} ({html.escape(settings)}); win = "
+                f"{plural(self.game.unit)}, seed {m['seed']} ({html.escape(settings)}); win = "
                 f"{html.escape(self.game.outcome)}; {self.tally.aborted:,} aborted</p>")
         return head + self.by_policy.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
@@ -192,7 +192,7 @@ def load(path: str | Path) -> SimulationResult:
                         f"policies); only files written by `analyser simulate --out` can be shown")
     try:
         meta = json.loads(stored)
-        game = get_game(meta["game"])
+        game = get_game(meta["game"]).for_unit(meta.get("unit"))   # a run of single hands says "hands"
         players = int(meta["players"])
         labels = list(meta["policies"])
     except (ValueError, KeyError, TypeError) as err:

@@ -151,7 +151,7 @@ def test_records_can_be_dropped_for_big_runs():
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    ({"game": "chess"}, "unknown game 'chess'; valid: palace, highcard"),
+    ({"game": "chess"}, "unknown game 'chess'; valid: palace"),
     ({"players": 5}, "palace is for 2 to 4 players, not 5"),
     ({"policies": ["nope"]}, "unknown policy 'nope'; valid: random, lowest, saver, pickup"),
     ({"policies": ["saver:x=1"]}, "unknown parameter 'x' for policy 'saver'; valid: swap, keep, burn_at"),
@@ -164,3 +164,21 @@ def test_bad_input_is_a_user_error(kwargs, message):
     args = {"game": "palace", "deals": 10, **kwargs}
     with pytest.raises(UserError, match=message.replace("(", r"\(")):
         analyser.simulate(**args)
+
+
+def test_single_hands_are_matches_of_one_hand_that_say_hands(tmp_path):
+    path = tmp_path / "hands.parquet"
+    hands = analyser.simulate("highcard", unit="hand", n=40, seed=6, policies=["random"], out=path)
+    plain = analyser.simulate("highcard", rules={"hands": 1}, n=40, seed=6, policies=["random"])
+    assert hands.records.tobytes() == plain.records.tobytes()
+    assert (hands.meta["unit"], plain.meta["unit"]) == ("hand", "match")
+    assert hands.meta["settings"] == plain.meta["settings"] == {"hands": 1, "max_actions": 1000}
+    data = json.loads(json.dumps(hands.to_dict()))
+    assert data["unit"] == "hand" and data["units"] == 40
+    assert data["pooling"]["team"].endswith("one hand, one observation")
+    assert "hands_won_per_hand" in hands.summary and "40 hands" in repr(hands)
+    back = analyser.load(path)
+    assert back.game.unit == "hand" and back.to_dict()["unit"] == "hand"
+    pd.testing.assert_frame_equal(back.summary, hands.summary)
+    one = analyser.trace("highcard", unit="hand", seed=6, deal=7, policies=["random"]).events
+    assert one == analyser.trace("highcard", rules={"hands": 1}, seed=6, deal=7, policies=["random"]).events

@@ -101,3 +101,20 @@ def test_out_dev_stdout_in_a_subprocess():
     assert "UserError: cannot write results file /dev/stdout" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
     assert os.path.islink("/dev/stdout")
+
+
+@pytest.mark.parametrize("game,kwargs,message", [
+    ("palace", {"unit": "hand"}, "palace simulates only whole games, not 'hand'"),
+    ("highcard", {"unit": "round"}, "highcard simulates a match or a hand, not 'round'"),
+    ("highcard", {"unit": "hand", "rules": {"hands": 3}}, "rule hands is fixed at 1 when simulating single hands"),
+])
+def test_a_unit_the_game_does_not_offer_is_refused(game, kwargs, message):
+    for run in (analyser.simulate, analyser.trace):
+        with pytest.raises(UserError) as err:
+            run(game, **kwargs)
+        assert str(err.value) == message
+
+
+def test_single_hands_are_counted_as_hands():
+    with pytest.raises(UserError, match="the number of hands must be from 1"):
+        analyser.simulate("highcard", unit="hand", n=0)

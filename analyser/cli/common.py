@@ -155,6 +155,12 @@ def complete_rule(ctx: typer.Context, incomplete: str) -> list[str]:
     return [f"{s.name}=" for s in spec.settings if s.name.startswith(incomplete)] if spec else []
 
 
+def complete_unit(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion of what one record is (``match``, ``hand``) for the game given before it on the line."""
+    spec = _game_on_line(ctx)
+    return [u for u in spec.units if u.startswith(incomplete)] if spec else []
+
+
 def print_result(result, fmt: Format):
     """Print a SimulationResult as a terminal table, one JSON object, or CSV of the seat rows."""
     if fmt == Format.json:

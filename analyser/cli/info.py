@@ -14,11 +14,12 @@ from analyser.cli.common import GAME, complete_game, user_errors
 def games():
     """List the games, their players, unit, win, default policy and rule settings.
 
-    The unit is what one simulated record is (a game or a match; -n counts them)."""
+    The unit is what one simulated record is (a game or a match; -n counts them; `simulate
+    --unit hand` makes it a single hand where the game offers that)."""
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import game_names, get_game
+    from analyser.core.registry import game_names, get_game, plural
 
     console = Console()
     for name in game_names():
@@ -29,8 +30,8 @@ def games():
         facts.add_column(style="dim")
         facts.add_column(overflow="fold")
         facts.add_row("players", f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
-        plural = "matches" if spec.unit == "match" else f"{spec.unit}s"
-        facts.add_row("unit", f"{unit} (-n counts {plural})")
+        single = f"; --unit {spec.sub_unit}: single {plural(spec.sub_unit)}" if spec.single else ""
+        facts.add_row("unit", f"{unit} (-n counts {plural(spec.unit)}{single})")
         facts.add_row("win", spec.outcome)
         if spec.teams:
             facts.add_row("teams", "yes: partners share one result")
@@ -40,7 +41,8 @@ def games():
         for col in ("setting", "default", "meaning"):
             table.add_column(col, overflow="fold")
         for s in spec.settings:
-            values = "on/off" if s.kind == "bool" else f"{s.low:,}..{s.high:,}"
+            values = ("on/off" if s.kind == "bool" else "/".join(s.options) if s.kind == "choice"
+                      else f"{s.low:,}..{s.high:,}")
             table.add_row(s.name, f"{str(s.show(s.default)).lower()} ({values})", s.description)
         console.print(table)
 

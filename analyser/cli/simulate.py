@@ -18,6 +18,7 @@ from analyser.cli.common import (
     complete_game,
     complete_policy,
     complete_rule,
+    complete_unit,
     one_of,
     print_result,
     user_errors,
@@ -29,6 +30,8 @@ POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every s
 RULE_HELP = ("A rule setting NAME=VALUE, repeatable; `analyser games` lists them. "
              "Default: the game's settings as listed there.")
 PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + ")."
+UNIT_HELP = ("What one simulated record is: a whole game or match (default), or, for games played in hands or "
+             "rounds, a single hand or round from a fresh deal.")
 
 
 @user_errors
@@ -41,11 +44,13 @@ def simulate(
                                                         autocompletion=complete_policy, show_default=False)] = None,
     count: Annotated[int | None, typer.Option(
         "--count", "-n", metavar=N, show_default=False,
-        help="How many to play: games (Palace) or matches. --deals, --games and --matches are other names "
-             "for it. Default: 10,000.")] = None,
+        help="How many to play: games (Palace) or matches, or hands with --unit hand. --deals, --games and "
+             "--matches are other names for it. Default: 10,000.")] = None,
     deals: Annotated[int | None, typer.Option("--deals", metavar=N, hidden=True)] = None,
     games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
     matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
+    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", help=UNIT_HELP,
+                                                autocompletion=complete_unit, show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
                                       help="Run seed: with the settings it fixes every game. Default: 0.")] = 0,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
@@ -75,7 +80,7 @@ def simulate(
     count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches}, 10_000)
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
-                            keep_records=False, progress=not no_progress)
+                            keep_records=False, progress=not no_progress, unit=unit)
     print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)

@@ -7,6 +7,7 @@ import math
 from rich.console import Console
 from rich.table import Table
 
+from analyser.core.registry import plural
 from analyser.stats.summary import pooling
 
 
@@ -46,7 +47,7 @@ def outcome_table(title: str, frame, keys: list[str], game, caption: str | None 
     table = _table(title, caption)
     for k in keys:
         _add(table, k, left=k in ("policy", "policies"))
-    _add(table, game.unit + "s")
+    _add(table, plural(game.unit))
     _add(table, "win share (95% CI)")
     draws = frame["draw_rate"].fillna(0).max() > 0
     if draws:
@@ -79,7 +80,7 @@ def mean_columns_table(frame, keys: list[str], game) -> Table | None:
     means = [c for c in game.columns if c.per == "seat" and c.kind == "mean"]
     if not means:
         return None
-    table = _table(f"Per {game.unit}, completed {game.unit}s")
+    table = _table(f"Per {game.unit}, completed {plural(game.unit)}")
     for k in keys:
         _add(table, k, left=k == "policy")
     for col in means:
@@ -96,7 +97,7 @@ def run_table(result) -> Table:
     run.show_header = False
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
-    run.add_row(f"{game.unit}s completed / aborted",
+    run.add_row(f"{plural(game.unit)} completed / aborted",
                 f"{f['completed']:,} / {f['aborted']:,} ({_small_pct(f['aborted_share'])} aborted)")
     if f["draws"]:
         run.add_row("drawn", f"{f['draws']:,} ({_pct(f['draw_rate'])})")
@@ -104,13 +105,15 @@ def run_table(result) -> Table:
                 f"{_num(f['length_mean'], 1)} / {_num(f['length_sd'], 1)} / {_num(f['length_median'], 0)} / "
                 f"{_num(f['length_p95'], 0)}")
     for col in game.columns:
-        if col.per == "unit":
+        if col.per == "unit" and col.kind == "rate":
+            run.add_row(f"{col.description}, share of {plural(game.unit)}", _small_pct(f[f"{col.name}_mean"]))
+        elif col.per == "unit":
             run.add_row(f"{col.description} per {game.unit}", _num(f[f"{col.name}_mean"], 1))
     if f.get("units_per_second"):
         speed = f"{f['units_per_second']:,.0f}"
         if f.get("simulation_units_per_second"):
             speed += f" ({f['simulation_units_per_second']:,.0f} simulating)"
-        run.add_row(f"{game.unit}s/s end to end", speed)
+        run.add_row(f"{plural(game.unit)}/s end to end", speed)
     return run
 
 
@@ -127,8 +130,9 @@ def print_tables(result, console: Console | None = None):
     console = console or Console()
     meta, game = result.meta, result.game
     settings = ", ".join(f"{k}={v}" for k, v in meta["settings"].items())
-    console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {meta['deals']:,} {game.unit}s, "
-                  f"seed {meta['seed']} ({settings}). Win = {game.outcome}; rates over completed {game.unit}s.")
+    console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {meta['deals']:,} {plural(game.unit)}, "
+                  f"seed {meta['seed']} ({settings}). Win = {game.outcome}; rates over completed "
+                  f"{plural(game.unit)}.")
     tables = [outcome_table("Per seat", result.summary, ["seat", "policy"] + (["team"] if result.teams else []),
                             game)]
     if len(set(result.labels)) < len(result.labels):

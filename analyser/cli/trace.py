@@ -31,11 +31,10 @@ def trace(
                                         show_default=False)],
     seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
                                       help="Run seed, as given to simulate. Default: 0.")] = 0,
-    unit: Annotated[int | None, typer.Option(
-        "--unit", "-u", metavar=N, show_default=False,
-        help="Which game (Palace) or match of the run to play, counting from 0; --deal (-d) is another name "
-             "for it. Default: 0.")] = None,
-    deal: Annotated[int | None, typer.Option("--deal", "-d", metavar=N, hidden=True)] = None,
+    deal: Annotated[int | None, typer.Option(
+        "--deal", "-d", metavar=N, show_default=False,
+        help="Which game or match of the run to play (its index), counting from 0. Default: 0.")] = None,
+    unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=N, hidden=True)] = None,   # its old name
     hand: Annotated[int | None, typer.Option(
         "--hand", metavar="K", show_default=False,
         help="Show only hand (or round) K of the match; for games played whole, like Palace, there is "
@@ -57,10 +56,10 @@ def trace(
     from analyser.core.config import MAX_INDEX, whole_number
     from analyser.core.registry import get_game, parse_rule_args
 
-    unit = one_of({"--unit": unit, "--deal": deal}, 0)
+    deal = one_of({"--deal": deal, "--unit": unit}, 0)
     spec = get_game(game)
-    whole_number(unit, f"--unit (the index of the {spec.unit})", 0, MAX_INDEX)
-    result = run_trace(game, seed=seed, deal=unit, players=players, policies=policy, rules=parse_rule_args(rule),
+    whole_number(deal, f"--deal (the index of the {spec.unit})", 0, MAX_INDEX)
+    result = run_trace(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),
                        hand=hand)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
 

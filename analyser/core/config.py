@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from analyser.core.errors import UserError
 from analyser.core.policy import SeatPolicy, as_seat_policy
-from analyser.core.registry import GameSpec, get_game
+from analyser.core.registry import GameSpec, get_game, plural
 from analyser.core.rng import MAX_POLICY_STREAMS
 
 DEFAULT_CHUNK = 1 << 16
@@ -25,10 +25,10 @@ def whole_number(value, name: str, low: int = 0, high: int = MAX_INDEX) -> int:
 
 @dataclass(frozen=True)
 class RunConfig:
-    game: GameSpec
+    game: GameSpec                # the game as simulated: its one_sub_unit() spec when records are hands
     players: int
     seats: tuple[SeatPolicy, ...]
-    deals: int                    # units to play (games or matches)
+    deals: int                    # units to play (games, matches, or hands)
     seed: int
     settings: dict[str, int]
     first_deal: int = 0
@@ -36,11 +36,13 @@ class RunConfig:
 
     @classmethod
     def build(cls, game: str | GameSpec, players: int | None = None, policies=None, deals: int = 10_000,
-              seed: int = 0, rules: dict | None = None, first_deal: int = 0, streams=None) -> RunConfig:
-        spec = get_game(game) if isinstance(game, str) else game
+              seed: int = 0, rules: dict | None = None, first_deal: int = 0, streams=None,
+              unit: str | None = None) -> RunConfig:
+        """``unit``: what one record is, the game's unit (default) or its sub-unit (see GameSpec.for_unit)."""
+        spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
         players = spec.check_players(whole_number(players if players is not None else spec.default_players,
                                                   "players", 0, 1000))
-        deals = whole_number(deals, f"the number of {spec.unit}s", 1)
+        deals = whole_number(deals, f"the number of {plural(spec.unit)}", 1)
         seed = whole_number(seed, "seed")
         first_deal = whole_number(first_deal, f"the first {spec.unit}", 0, MAX_INDEX - deals + 1)
         items = _policy_list(policies, spec)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,9 +22,15 @@ _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
 
 
+def plural(unit: str) -> str:
+    """``games``, ``matches``, ``hands``: the units a count counts."""
+    return unit + ("es" if unit.endswith("ch") else "s")
+
+
 @dataclass(frozen=True)
 class SettingSpec:
-    """A rule setting: ``kind`` is 'bool' or 'int'."""
+    """A rule setting: ``kind`` is 'bool', 'int' (``low``..``high``) or 'choice' (one of
+    ``options``, named by users; its value in the settings row, like ``default``, is the option's index)."""
 
     name: str
     default: int
@@ -32,9 +38,15 @@ class SettingSpec:
     kind: str = "bool"
     low: int = 0
     high: int = 1
+    options: tuple[str, ...] = ()
 
     def parse(self, text) -> int:
         value = str(text).strip().lower()
+        if self.kind == "choice":
+            names = [o.lower() for o in self.options]
+            if value not in names:
+                raise UserError(f"rule {self.name} is one of {choices(self.options)}, not '{text}'")
+            return names.index(value)
         if self.kind == "bool":
             if value in _TRUE or text is True:
                 return 1
@@ -50,6 +62,8 @@ class SettingSpec:
         return number
 
     def show(self, value: int):
+        if self.kind == "choice":
+            return self.options[value]
         return bool(value) if self.kind == "bool" else int(value)
 
 
@@ -100,6 +114,10 @@ class GameSpec:
       trace_text(events) -> the trace for people.
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
       kit() -> the hooks of the shared test kit (analyser.core.kit.GameKit).
+
+    ``single`` (games with sub-units) names the settings that make a unit one
+    sub-unit from a fresh deal (``{"hands": 1}``), so users can simulate single
+    hands: see one_sub_unit().
     """
 
     name: str
@@ -118,8 +136,10 @@ class GameSpec:
     trace: Callable
     trace_text: Callable
     policy_error: Callable[[np.ndarray], int | None]
-    unit: str = "game"                    # what one record is: "game" or "match"
+    unit: str = "game"                    # what one record is: "game" or "match" ("hand", "round": one_sub_unit())
     sub_unit: str | None = None           # what a unit is made of: "hand", "round" (None: nothing)
+    single: dict[str, int] | None = None  # settings that make a unit a single sub-unit (None: not offered)
+    fixed: dict[str, int] | None = None   # settings users cannot change (one_sub_unit's spec: the single ones)
     length: str = "actions"               # what the record's length counts
     teams: Callable[[int], tuple[int, ...]] | None = None   # players -> team of each seat; None: no teams
     win_total: Callable[[int], float] = _one_winner         # players -> the win shares of a decided unit
@@ -133,8 +153,30 @@ class GameSpec:
     def team_of(self, players: int) -> tuple[int, ...]:
         return tuple(self.teams(players)) if self.teams else tuple(range(players))
 
+    @property
+    def units(self) -> tuple[str, ...]:
+        """What one record may be: the unit, and the sub-unit when the game declares ``single``."""
+        return (self.unit, self.sub_unit) if self.single else (self.unit,)
+
+    def one_sub_unit(self) -> GameSpec:
+        """This game with one sub-unit (a hand from a fresh deal) as its unit: the same
+        kernels, played with the ``single`` settings held fixed."""
+        if not self.single:
+            raise ValueError(f"game {self.name} declares no settings that make a {self.unit} one {self.sub_unit}")
+        return replace(self, unit=self.sub_unit, sub_unit=None, single=None, fixed=dict(self.single))
+
+    def for_unit(self, unit: str | None) -> GameSpec:
+        """The spec whose records are ``unit`` (None: the game's own unit)."""
+        if unit is None or unit == self.unit:
+            return self
+        if unit in self.units:
+            return self.one_sub_unit()
+        if len(self.units) == 1:
+            raise UserError(f"{self.name} simulates only whole {plural(self.unit)}, not '{unit}'")
+        raise UserError(f"{self.name} simulates a {self.unit} or a {self.sub_unit}, not '{unit}'")
+
     def default_settings(self) -> dict[str, int]:
-        return {s.name: s.default for s in self.settings}
+        return {s.name: s.default for s in self.settings} | (self.fixed or {})
 
     def parse_settings(self, given: dict | None) -> dict[str, int]:
         known = {s.name: s for s in self.settings}
@@ -145,6 +187,9 @@ class GameSpec:
             if key not in known:
                 raise UserError(f"unknown rule '{key}' for {self.name}; valid: {choices(known)}")
             values[key] = known[key].parse(text)
+            if self.fixed and key in self.fixed and values[key] != self.fixed[key]:
+                raise UserError(f"rule {key} is fixed at {known[key].show(self.fixed[key])} when simulating "
+                                f"single {plural(self.unit)}")
         return values
 
     def settings_row(self, values: dict[str, int]) -> np.ndarray:
@@ -165,8 +210,13 @@ class GameSpec:
             raise ValueError(f"game {self.name}: default policy '{self.default_policy}' is not among its policies")
         if not self.policy_signature or self.policy_signature[-1] != "params":
             raise ValueError(f"game {self.name}: a policy's last argument is its parameter row, 'params'")
-        if self.unit not in ("game", "match"):
-            raise ValueError(f"game {self.name}: unit is 'game' or 'match', not '{self.unit}'")
+        if self.unit not in ("game", "match", "hand", "round"):
+            raise ValueError(f"game {self.name}: unit is 'game', 'match', 'hand' or 'round', not '{self.unit}'")
+        for s in self.settings:
+            if s.kind == "choice" and not 0 <= s.default < len(s.options):
+                raise ValueError(f"game {self.name}: choice setting {s.name} needs options and a default among them")
+        if self.single and (not self.sub_unit or not set(self.single) <= {s.name for s in self.settings}):
+            raise ValueError(f"game {self.name}: single needs a sub_unit and names only its settings")
         for col in self.columns:
             if col.kind not in ("mean", "rate") or col.per not in ("seat", "unit"):
                 raise ValueError(f"game {self.name}: column {col.name} has kind {col.kind}, per {col.per}")
@@ -181,6 +231,7 @@ class GameSpec:
 # name -> module that defines GAME; built-in games load only when asked for.
 GAME_MODULES = {
     "palace": "analyser.games.palace",
+    "enemy_anemone": "analyser.games.enemy_anemone",
 }
 _REGISTERED: dict[str, GameSpec] = {}
 

@@ -14,6 +14,7 @@ import numpy as np
 from analyser.core.config import DEFAULT_CHUNK, RunConfig
 from analyser.core.errors import Interrupted, UserError
 from analyser.core.progress import preparing, progress_bar
+from analyser.core.registry import plural
 from analyser.results import SimulationResult
 from analyser.stats.tally import Tally
 
@@ -124,7 +125,7 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
                     kept.append(rec)
                 if bar:
                     rate = tally.units / max(time.perf_counter() - t_start, 1e-9)
-                    bar.advance(count, f"{rate:,.0f} {game.unit}s/s")
+                    bar.advance(count, f"{rate:,.0f} {plural(game.unit)}/s")
         seconds = time.perf_counter() - t_start
         meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds)
         if writer:
@@ -135,7 +136,7 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
         if isinstance(err, KeyboardInterrupt):
             kept_file = f"; {out} was left as it was" if writer and writer.existed else \
                 f"; no {out} was written" if writer else ""
-            raise Interrupted(f"interrupted after {tally.units:,} {game.unit}s{kept_file}") from None
+            raise Interrupted(f"interrupted after {tally.units:,} {plural(game.unit)}{kept_file}") from None
         raise
     records = _join(kept, game.record_dtype) if keep_records else None
     return SimulationResult(meta, game, tally, seconds, records, sim_seconds)

@@ -44,10 +44,11 @@ def test_simulate_help_names_the_metavars_and_every_default():
         assert default in flat, default
 
 
-def test_trace_help_names_unit_deal_and_hand():
+def test_trace_help_names_deal_and_hand():
     flat = _flat(help_text("trace"))
-    assert "--unit" in flat and "--deal (-d) is another name" in flat and "--hand" in flat
-    assert "game (Palace) or match" in flat and "(palace: saver" in flat
+    assert "--deal" in flat and "-d" in flat and "--hand" in flat and "(palace: saver" in flat
+    assert "Which game or match of the run to play (its index), counting from 0. Default: 0." in flat
+    assert "--unit" not in flat          # --deal's old name, hidden: simulate's --unit says what a record is
 
 
 def _flat(text: str) -> str:

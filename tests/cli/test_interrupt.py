@@ -41,7 +41,12 @@ def test_ctrl_c_keeps_the_old_file(old_file, count):
             assert child.poll() is None, child.communicate()
             assert time.monotonic() < deadline, "the run never started writing"
             time.sleep(0.1)
-        time.sleep(3)                          # well into the run: chunks written to the temporary file
+        partial = old_file.parent / partials(old_file.parent)[0]
+        opened = partial.stat().st_size
+        while partial.stat().st_size == opened:   # wait for a chunk in it, however slow the machine is today
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "the run never wrote a chunk"
+            time.sleep(0.1)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=120)
     finally:

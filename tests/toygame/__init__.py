@@ -79,7 +79,8 @@ GAME = GameSpec(
               SettingSpec("max_actions", 1000, "plays after which a match ends as aborted", kind="int", low=1,
                           high=10_000)),
     policy_signature=("table", "seat", "legal", "params"), outcome="team won the match",
-    unit="match", sub_unit="hand", length="plays", teams=lambda n: (0, 1, 0, 1), win_total=lambda n: 2.0,
+    unit="match", sub_unit="hand", single={"hands": 1}, length="plays", teams=lambda n: (0, 1, 0, 1),
+    win_total=lambda n: 2.0,
     columns=(Column("hands_won", "hands won by the seat's team"), Column("ties", "tied hands", per="unit")),
     simulate=_simulate, trace=_trace, trace_text=_trace_text, policy_error=_policy_error, kit=_kit,
 )

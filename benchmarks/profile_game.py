@@ -1,6 +1,6 @@
-"""Run Palace games under `perf record` with the compiled functions named.
+"""Run one game's units under `perf record` with the compiled functions named.
 
-    perf record -o /tmp/palace.data .venv/bin/python benchmarks/profile_palace.py [--deals 600000]
+    perf record -o /tmp/palace.data .venv/bin/python benchmarks/profile_game.py palace [--count 600000]
     perf report -i /tmp/palace.data --no-children --sort sym
 
 numba's machine code is anonymous memory to perf. This script compiles the
@@ -27,12 +27,14 @@ os.environ["ANALYSER_CACHE_DIR"] = _CACHE           # before analyser is importe
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
-from analyser.core.config import RunConfig  # noqa: E402
-from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
-from analyser.games.palace import engine  # noqa: E402
-from analyser.games.palace.catalog import POLICIES  # noqa: E402
+import importlib  # noqa: E402
 
-MIX = ("saver", "lowest", "pickup", "saver")
+from analyser.core.config import RunConfig  # noqa: E402
+from analyser.core.registry import get_game  # noqa: E402
+from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
+
+MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),
+         "enemy_anemone": ("timing", "greedy", "lowball", "timing")}
 
 
 def symbols(library):
@@ -71,15 +73,18 @@ def write_perf_map(dispatchers) -> int:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--deals", type=int, default=600_000)
+    ap.add_argument("game", choices=sorted(MIXES))
+    ap.add_argument("--count", "--deals", type=int, default=600_000)
     args = ap.parse_args()
     set_threads(1)
-    runner = ChunkRunner(RunConfig.build("palace", 4, list(MIX), args.deals, 1))   # compiles, as simulate does
-    n = write_perf_map([engine.simulate_nb] + [spec.function for spec in POLICIES])
+    mix = MIXES[args.game]
+    runner = ChunkRunner(RunConfig.build(args.game, 4, list(mix), args.count, 1))   # compiles, as simulate does
+    engine = importlib.import_module(f"analyser.games.{args.game}.engine")
+    n = write_perf_map([engine.simulate_nb] + [spec.function for spec in get_game(args.game).policies])
     start = time.perf_counter()
-    runner.run(0, args.deals)
+    runner.run(0, args.count)
     seconds = time.perf_counter() - start
-    print(f"{n} functions mapped; {args.deals / seconds:,.0f} games/s ({', '.join(MIX)}, one thread)",
+    print(f"{n} functions mapped; {args.count / seconds:,.0f} units/s ({', '.join(mix)}, one thread)",
           file=sys.stderr)
 
 

@@ -1,0 +1,89 @@
+"""Enemy Anemone: trick taking for 2-6 players with two-sided bonus tokens.
+
+A unit is a match of ``hands`` hands (default 4); ``--unit hand`` plays single
+hands. This module declares the game without importing numba: the engine, the
+policies and the trace load only when a run needs them.
+"""
+import numpy as np
+
+from analyser.core.registry import Column, GameSpec, SettingSpec
+from analyser.games.enemy_anemone.catalog import POLICIES
+from analyser.games.enemy_anemone.constants import ERROR, MAX_HANDS, MAX_PLAYERS
+from analyser.games.enemy_anemone.records import RECORD_DTYPE
+
+SETTINGS = (   # the order of the settings row (constants.SETTING)
+    SettingSpec("spent_tokens", 0, "where tokens attached to a card go: back to the supply +1 side up, or out "
+                "of the match", kind="choice", options=("supply", "removed")),
+    SettingSpec("next_leader", 0, "who leads the next trick: its winner, or the taker of its token (lowest "
+                "card)", kind="choice", options=("winner", "lowest")),
+    SettingSpec("catchup", 0, "the end-of-hand token (2-5 players) goes to the lowest score of the hand, or "
+                "the lowest match total", kind="choice", options=("hand", "total")),
+    SettingSpec("hands", 4, "hands in a match", kind="int", low=1, high=MAX_HANDS),
+    SettingSpec("max_actions", 2000, "plays and discards after which a match ends as aborted", kind="int",
+                low=1, high=1_000_000),
+)
+
+
+def _simulate(seed, first_unit, players, settings, fns, params, streams, out):
+    from analyser.games.enemy_anemone.engine import simulate_nb
+
+    simulate_nb(seed, first_unit, players, settings, fns, params, streams, out)
+
+
+def _trace(seed, unit, players, settings, fns, params, streams):
+    from analyser.games.enemy_anemone.trace import trace_match
+
+    return trace_match(seed, unit, players, settings, fns, params, streams)
+
+
+def _trace_text(events):
+    from analyser.games.enemy_anemone.trace_text import render
+
+    return render(events)
+
+
+def _kit():
+    from analyser.games.enemy_anemone.kit import KIT
+
+    return KIT
+
+
+def _policy_error(rec: np.ndarray):
+    """The seat whose policy chose an illegal action in these records, if any."""
+    bad = np.flatnonzero(rec["error"] == ERROR.ILLEGAL_ACTION)
+    return int(rec["error_seat"][bad[0]]) if bad.size else None
+
+
+GAME = GameSpec(
+    name="enemy_anemone",
+    title="Enemy Anemone",
+    min_players=2,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    max_seats=MAX_PLAYERS,
+    default_policy="timing",
+    settings=SETTINGS,
+    policies=POLICIES,
+    record_dtype=RECORD_DTYPE,
+    policy_signature=("pub", "pv", "legal", "params"),
+    outcome="the highest match total (ties: more tokens held, then shared)",
+    unit="match",
+    sub_unit="hand",
+    single={"hands": 1},
+    length="plays and discards",
+    columns=(
+        Column("tricks", "tricks won"),
+        Column("tokens_taken", "tokens taken"),
+        Column("tokens_spent", "tokens spent"),
+        Column("value_spent", "token value spent"),
+        Column("tokens_held", "tokens held at the end"),
+        Column("discards", "discards"),
+        Column("tiebreak", "ties broken by tokens", kind="rate", per="unit"),
+        Column("decisions", "policy calls with a real choice", per="unit"),
+    ),
+    simulate=_simulate,
+    trace=_trace,
+    trace_text=_trace_text,
+    policy_error=_policy_error,
+    kit=_kit,
+)

@@ -1,0 +1,102 @@
+"""The Enemy Anemone simulation loop: many matches in parallel, one record per match.
+
+``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+policies (see state.POLICY_T); importing this module loads it from the disk
+cache. Matches are played by rules.play_match_nb, as traces are.
+"""
+import numba
+import numpy as np
+from numba import njit, prange, types
+
+from analyser.core.jit import kernel
+from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
+from analyser.games.enemy_anemone.records import RECORD_DTYPE
+from analyser.games.enemy_anemone.rules import play_match_nb
+from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
+
+RECORD_T = numba.from_dtype(RECORD_DTYPE)
+BLOCK = 64   # matches per parallel work item
+
+
+@kernel
+def record_nb(rec, unit, pub, hid):
+    """The outcome block (score = match total; the highest total wins, ties to
+    more tokens held, then shared; rank on the same order) and the game's fields."""
+    pb = pub[0]
+    hd = hid[0]
+    players = pb["players"]
+    rec["unit"] = unit
+    rec["players"] = players
+    rec["hands"] = hd["hands_played"]
+    rec["first"] = hd["first"]
+    rec["draw"] = False
+    rec["length"] = hd["actions"]
+    rec["decisions"] = hd["decisions"]
+    rec["aborted"] = hd["aborted"]
+    rec["error"] = hd["error"]
+    rec["error_seat"] = hd["error_seat"]
+    top = -1
+    for s in range(MAX_PLAYERS):
+        rec["team"][s] = s if s < players else 0     # seats beyond the players stay zero
+        rec["score"][s] = 0.0
+        rec["win"][s] = 0.0
+        rec["rank"][s] = 0
+        held = pb["ones"][s] + pb["twos"][s]
+        rec["tokens_held"][s] = held
+        rec["tricks"][s] = hd["tricks"][s]
+        rec["tokens_taken"][s] = hd["tokens_taken"][s]
+        rec["tokens_spent"][s] = hd["tokens_spent"][s]
+        rec["value_spent"][s] = hd["value_spent"][s]
+        rec["discards"][s] = hd["discards"][s]
+        for h in range(MAX_HANDS):
+            rec["hand_score"][s, h] = pb["hand_score"][s, h]
+        if s < players:
+            top = max(top, pb["totals"][s] * 16 + held)     # held <= 9: total first, then tokens
+    rec["tiebreak"] = False
+    if hd["aborted"]:
+        return
+    winners = 0
+    level = 0
+    for s in range(players):
+        key = pb["totals"][s] * 16 + pb["ones"][s] + pb["twos"][s]
+        winners += key == top
+        level += pb["totals"][s] == top // 16
+        rank = 1
+        for o in range(players):
+            rank += pb["totals"][o] * 16 + pb["ones"][o] + pb["twos"][o] > key
+        rec["rank"][s] = rank
+        rec["score"][s] = pb["totals"][s]
+    rec["tiebreak"] = winners < level
+    for s in range(players):
+        if pb["totals"][s] * 16 + pb["ones"][s] + pb["twos"][s] == top:
+            rec["win"][s] = 1.0 / winners
+
+
+@njit(cache=True)
+def _block_nb(seed, first, lo, hi, players, settings, policies, params, streams, out):
+    """Matches lo .. hi - 1, on buffers of this block's own (params and settings
+    copied too: a shared array's refcount would bounce between threads)."""
+    params = params.copy()
+    settings = settings.copy()
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    for i in range(lo, hi):
+        play_match_nb(seed, first + i, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+        record_nb(out[i], first + i, pub, hid)
+
+
+SIMULATE_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
+)
+
+
+@njit(SIMULATE_SIG, parallel=True, cache=True)
+def simulate_nb(seed, first, players, settings, policies, params, streams, out):
+    """Play matches first .. first + len(out) - 1 into ``out``."""
+    n = out.size
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        _block_nb(seed, first, lo, hi, players, settings, policies, params, streams, out)

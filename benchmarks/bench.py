@@ -1,0 +1,97 @@
+"""Throughput and start-up times of one game; prints Markdown tables for RESULTS.md.
+
+    .venv/bin/python benchmarks/bench.py palace [--count 400000]
+    .venv/bin/python benchmarks/bench.py enemy_anemone [--count 400000]
+
+Measures units/s (games or matches; the simulation alone, and end to end with
+the tally), decisions/s and ns per decision on 1 and 2 threads with the
+built-in policies at 4 players (compiled code already loaded); decisions are
+those of completed units (a Palace game's count includes the cycle periods the
+engine skips, see analyser/games/palace/cycles.py); and the wall time of whole
+CLI runs: cold (empty numba cache) and warm.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import analyser
+
+MIXES = {
+    "palace": {
+        "saver,lowest,pickup,saver": ["saver", "lowest", "pickup", "saver"],
+        "saver x4": ["saver"],
+        "lowest x4": ["lowest"],
+        "pickup x4": ["pickup"],
+        "random x4": ["random"],
+    },
+    "enemy_anemone": {
+        "timing,greedy,lowball,timing": ["timing", "greedy", "lowball", "timing"],
+        "timing x4": ["timing"],
+        "greedy x4": ["greedy"],
+        "lowball x4": ["lowball"],
+        "timing:only_to_win=0 x4": ["timing:only_to_win=0"],
+        "random x4": ["random"],
+    },
+}
+CLI = str(Path(sys.executable).with_name("analyser"))
+
+
+def throughput(game, policies, count, threads, repeats=5):
+    """Best of ``repeats``: (units/s simulating, units/s end to end, decisions per completed unit)."""
+    best = None
+    for _ in range(repeats):
+        r = analyser.simulate(game, players=4, policies=policies, n=count, seed=1, threads=threads,
+                              keep_records=False, progress=False)
+        if best is None or r.sim_seconds < best.sim_seconds:
+            best = r
+    f = best.figures
+    return f["simulation_units_per_second"], f["units_per_second"], f["decisions_mean"]
+
+
+def wall(cmd, env=None, repeats=3):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", choices=sorted(MIXES))
+    ap.add_argument("--count", "--deals", type=int, default=400_000)
+    args = ap.parse_args()
+    from analyser.core.registry import get_game
+
+    unit = get_game(args.game).unit
+    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"analyser {analyser.__version__}\n")
+    print(f"| policies (4 players) | threads | {unit}s/s simulating | {unit}s/s end to end "
+          f"| decisions/completed {unit} | decisions/s | ns/decision |")
+    print("|---|---|---|---|---|---|---|")
+    for name, pols in MIXES[args.game].items():
+        for threads in (1, 2):
+            g, end, dpg = throughput(args.game, pols, args.count, threads)
+            print(f"| {name} | {threads} | {g:,.0f} | {end:,.0f} | {dpg:.1f} | {g * dpg:,.0f} "
+                  f"| {1e9 / (g * dpg):.1f} |")
+    sim = [CLI, "simulate", args.game, "-n", "10000", "--no-progress"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "ANALYSER_CACHE_DIR": cache}
+        cold = wall(sim, env, repeats=1)
+        warm = wall(sim, env)
+    print("\n| command | wall time (s) |\n|---|---|")
+    print(f"| `analyser simulate {args.game} -n 10000` cold (empty numba cache) | {cold:.2f} |")
+    print(f"| `analyser simulate {args.game} -n 10000` warm | {warm:.2f} |")
+    print(f"| `analyser --help` | {wall([CLI, '--help']):.2f} |")
+
+
+if __name__ == "__main__":
+    main()
