@@ -1,4 +1,4 @@
-"""Running code from a git revision beside the working tree (for ab_palace.py and same_records.py)."""
+"""Running code from a git revision beside the working tree (for ab.py and same_records.py)."""
 from __future__ import annotations
 
 import contextlib

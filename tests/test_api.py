@@ -181,4 +181,5 @@ def test_single_hands_are_matches_of_one_hand_that_say_hands(tmp_path):
     assert back.game.unit == "hand" and back.to_dict()["unit"] == "hand"
     pd.testing.assert_frame_equal(back.summary, hands.summary)
     one = analyser.trace("highcard", unit="hand", seed=6, deal=7, policies=["random"]).events
-    assert one == analyser.trace("highcard", rules={"hands": 1}, seed=6, deal=7, policies=["random"]).events
+    match = analyser.trace("highcard", rules={"hands": 1}, seed=6, deal=7, policies=["random"]).events
+    assert (one[0].pop("unit"), match[0].pop("unit")) == ("hand", "match") and one == match

@@ -46,8 +46,8 @@ def test_out_and_show(tmp_path):
 def test_trace_jsonl_order_and_text():
     r = run("trace", "palace", "--seed", "2", "--deal", "1", "--format", "jsonl")
     lines = [json.loads(x) for x in r.stdout.splitlines()]
-    assert lines[0]["type"] == "setup" and list(lines[0])[:7] == [
-        "type", "game", "players", "seed", "deal", "settings", "policies"]
+    assert lines[0]["type"] == "setup" and list(lines[0])[:8] == [
+        "type", "game", "players", "seed", "unit", "deal", "settings", "policies"]
     assert [e["type"] for e in lines[1:5]] == ["swap"] * 4
     assert lines[-1]["type"] == "result"
     text = run("trace", "palace", "--seed", "2", "--deal", "1").stdout

@@ -328,6 +328,14 @@ def end_hand_nb(pb, priv, hd, log):
 
 
 @inline_kernel
+def mark_nb(legal, mask, value):
+    """Set the entries of ``legal`` that ``mask`` holds (the array is all False between decisions)."""
+    while mask != NONE:
+        legal[lowest_nb(mask)] = value
+        mask &= mask - np.uint64(1)
+
+
+@inline_kernel
 def fail_nb(hd, seat):
     hd["error"] = ERROR.ILLEGAL_ACTION
     hd["error_seat"] = seat
@@ -358,13 +366,10 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     if n == 1:
         a = lowest_nb(mask)
     else:
-        legal[:] = False
-        m = mask
-        while m != NONE:
-            legal[lowest_nb(m)] = True
-            m &= m - np.uint64(1)
+        mark_nb(legal, mask, True)
         hd["decisions"] += 1
         a = policies[seat](pb, pv, legal, params[seat])
+        mark_nb(legal, mask, False)       # all False again: cheaper than clearing 64 entries
         if a < 0:
             return fail_nb(hd, seat)
     card = a & 63
