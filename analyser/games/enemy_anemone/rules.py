@@ -204,7 +204,7 @@ def give_token_nb(pb, hd, seat, plus_two, reason, log):
     log_event_nb(log, EVENT.TOKEN, pb["hand"], seat, source, value + 4 * reason)
 
 
-@kernel
+@inline_kernel
 def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     """Play ``card`` into the trick with k1 +1 and k2 +2 tokens attached; the
     tokens go back to the supply +1 side up, or out of the match (spent_tokens)."""
@@ -238,7 +238,7 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
         log_card_nb(log, head, card)
 
 
-@kernel
+@inline_kernel
 def discard_nb(pb, pv, hd, seat, card, log):
     """Face down into the seat's own score pile; not part of the trick."""
     pv["hand"] &= ~BIT[card]
