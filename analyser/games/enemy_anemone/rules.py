@@ -251,7 +251,7 @@ def discard_nb(pb, pv, hd, seat, card, log):
         log_card_nb(log, head, card)
 
 
-@kernel
+@inline_kernel
 def end_trick_nb(pb, hd, log):
     """The best card's player wins the played cards; the lowest card's player takes a token."""
     winner = pb["trick_seat"][pb["best"]]
