@@ -69,12 +69,12 @@ def main():
     ap.add_argument("game", choices=sorted(MIXES))
     ap.add_argument("--count", "--deals", type=int, default=400_000)
     args = ap.parse_args()
-    from analyser.core.registry import get_game
+    from analyser.core.registry import get_game, plural
 
-    unit = get_game(args.game).unit
+    unit = plural(get_game(args.game).unit)
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"analyser {analyser.__version__}\n")
-    print(f"| policies (4 players) | threads | {unit}s/s simulating | {unit}s/s end to end "
+    print(f"| policies (4 players) | threads | {unit}/s simulating | {unit}/s end to end "
           f"| decisions/completed {unit} | decisions/s | ns/decision |")
     print("|---|---|---|---|---|---|---|")
     for name, pols in MIXES[args.game].items():
