@@ -71,11 +71,12 @@ def main():
     args = ap.parse_args()
     from analyser.core.registry import get_game, plural
 
-    unit = plural(get_game(args.game).unit)
+    unit_one = get_game(args.game).unit
+    unit = plural(unit_one)
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"analyser {analyser.__version__}\n")
     print(f"| policies (4 players) | threads | {unit}/s simulating | {unit}/s end to end "
-          f"| decisions/completed {unit} | decisions/s | ns/decision |")
+          f"| decisions/completed {unit_one} | decisions/s | ns/decision |")
     print("|---|---|---|---|---|---|---|")
     for name, pols in MIXES[args.game].items():
         for threads in (1, 2):

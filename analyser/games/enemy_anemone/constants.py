@@ -34,12 +34,27 @@ def card_of(name: str) -> int:
     return card_id(int(name[1:]), SUIT_LETTERS.index(name[0].upper()))
 
 
+
+
+def _deck(players: int) -> list[int]:
+    """Setup: 2 players four suits, 6 players six, both without 1s and 10s; 3-5 one suit each, ranks 1-10."""
+    suits = 4 if players == 2 else players
+    ranks = range(1, 11) if 3 <= players <= 5 else range(2, 10)
+    return [card_id(r, s) for r in ranks for s in range(suits)]
+
+
+# DECKS[n, :DECK_SIZE[n]]: the cards in play with n players, lowest first.
+DECK_SIZE = np.array([0, 0] + [len(_deck(n)) for n in range(2, MAX_PLAYERS + 1)], np.int64)
+DECKS = np.zeros((MAX_PLAYERS + 1, N_CARDS), np.int8)
+for _n in range(2, MAX_PLAYERS + 1):
+    DECKS[_n, : DECK_SIZE[_n]] = _deck(_n)
 RANK_OF = np.array([c // N_SUITS + 1 for c in range(N_CARDS)], np.int64)
 SUIT_OF = np.array([c % N_SUITS for c in range(N_CARDS)], np.int64)
 # What a card scores in a score pile: 1, and 1 more for a 3, 5 or 8.
 POINTS = np.array([2 if c // N_SUITS + 1 in BONUS_RANKS else 1 for c in range(N_CARDS)], np.int64)
 # The bits of one suit's cards (every sixth bit), and of a whole rank.
 SUIT_MASK = np.array([sum(1 << card_id(r, s) for r in range(1, N_RANKS + 1)) for s in range(N_SUITS)], np.uint64)
+BONUS_MASK = np.uint64(sum(1 << card_id(r, s) for r in BONUS_RANKS for s in range(N_SUITS)))   # the 3s, 5s, 8s
 RANK_MASK = np.array([0] + [sum(1 << card_id(r, s) for s in range(N_SUITS)) for r in range(1, N_RANKS + 1)],
                      np.uint64)
 

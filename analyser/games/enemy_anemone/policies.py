@@ -24,6 +24,8 @@ from analyser.core.rng import below_nb
 from analyser.games.enemy_anemone.constants import (
     ACTION,
     BONUS_RANKS,
+    DECK_SIZE,
+    DECKS,
     MAX_PLAYERS,
     N_RANKS,
     N_SUITS,
@@ -39,12 +41,8 @@ _ONE = np.uint64(1)
 AT_LEAST = np.array([sum(int(RANK_MASK[r]) for r in range(max(v, 1), N_RANKS + 1)) for v in range(N_RANKS + 2)],
                     np.uint64)
 BONUS = np.uint64(sum(int(RANK_MASK[r]) for r in BONUS_RANKS))
-# DECK[n]: the cards in play with n players (3-5: one suit each, all ranks;
-# 2: four suits, 6: six suits, both without the 1s and 10s).
-_MIDDLE = int(AT_LEAST[2]) & ~int(AT_LEAST[N_RANKS])
-DECK = np.array([0, 0, int(sum(int(SUIT_MASK[s]) for s in range(4))) & _MIDDLE]
-                + [int(sum(int(SUIT_MASK[s]) for s in range(n))) for n in range(3, MAX_PLAYERS)]
-                + [int(sum(int(SUIT_MASK[s]) for s in range(N_SUITS))) & _MIDDLE], np.uint64)
+# DECK[n]: the cards in play with n players, as a mask.
+DECK = np.array([sum(1 << int(c) for c in DECKS[n, : DECK_SIZE[n]]) for n in range(MAX_PLAYERS + 1)], np.uint64)
 
 
 @inline_kernel

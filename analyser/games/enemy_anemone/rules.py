@@ -16,10 +16,12 @@ from analyser.core.jit import inline_kernel, kernel
 from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
 from analyser.games.enemy_anemone.constants import (
     ACTION,
+    BONUS_MASK,
+    DECK_SIZE,
+    DECKS,
     ERROR,
     EVENT,
     MAX_PLAYERS,
-    N_SUITS,
     N_TOKENS,
     POINTS,
     RANK_OF,
@@ -39,16 +41,12 @@ def reset_nb(pub, priv, hid):
     hid.view(np.uint8)[:] = 0
 
 
-@kernel
+@inline_kernel
 def deck_nb(players, deck):
-    """The cards of this player count into ``deck``; returns how many (Setup)."""
-    suits = 4 if players == 2 else min(players, N_SUITS)
-    lo, hi = (1, 10) if 3 <= players <= 5 else (2, 9)    # 2 and 6 players: no 1s and 10s
-    n = 0
-    for r in range(lo, hi + 1):
-        for s in range(suits):
-            deck[n] = (r - 1) * N_SUITS + s
-            n += 1
+    """The cards of this player count (constants.DECKS) into ``deck``; returns how many."""
+    n = DECK_SIZE[players]
+    for i in range(n):
+        deck[i] = DECKS[players, i]
     return n
 
 
@@ -97,9 +95,11 @@ def start_hand_nb(seed, unit, streams, pub, priv, hid, log):
     each = 8 if players == 2 else n // players
     k = 0
     for s in range(players):
+        hand = NONE
         for _ in range(each):
-            priv[s]["hand"] |= BIT[deck[k]]
+            hand |= BIT[deck[k]]
             k += 1
+        priv[s]["hand"] = hand
         pb["hand_len"][s] = each
     pb["draw_len"] = n - k                      # 2 players: the other 16 cards, deck[k] on top
     for i in range(n - k):
@@ -284,11 +284,8 @@ def end_hand_nb(pb, priv, hd, log):
     players = pb["players"]
     h = pb["hand"]
     for s in range(players):
-        score = pb["won_points"][s]
-        m = priv[s]["discarded"]
-        while m != NONE:
-            score += POINTS[lowest_nb(m)]
-            m &= m - np.uint64(1)
+        m = priv[s]["discarded"]                # 1 a card, 1 more a 3, 5 or 8
+        score = pb["won_points"][s] + count_nb(m) + count_nb(m & BONUS_MASK)
         pb["hand_score"][s, h] = score
         pb["totals"][s] += score
     # catchup: this hand's scores, or the match totals after adding them; 6 players: hand scores
