@@ -213,16 +213,15 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     tokens go back to the supply +1 side up, or out of the match (spent_tokens)."""
     pv["hand"] &= ~BIT[card]
     pb["hand_len"][seat] -= 1
+    # No branches on the cards or tokens below: which card leads the trick changes at random.
     spent = k1 + k2
-    if spent > 0:
-        pb["ones"][seat] -= k1
-        pb["twos"][seat] -= k2
-        if pb["spent_tokens"] == 0:
-            pb["supply"] += spent
-        else:
-            pb["removed"] += spent
-        hd["tokens_spent"][seat] += spent
-        hd["value_spent"][seat] += k1 + 2 * k2
+    pb["ones"][seat] -= k1
+    pb["twos"][seat] -= k2
+    removed = pb["spent_tokens"]              # 0 supply, 1 removed
+    pb["supply"] += spent * (1 - removed)
+    pb["removed"] += spent * removed
+    hd["tokens_spent"][seat] += spent
+    hd["value_spent"][seat] += k1 + 2 * k2
     value = RANK_OF[card] + k1 + 2 * k2
     i = pb["trick_len"]
     pb["trick_card"][i] = card
@@ -230,10 +229,9 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     pb["trick_value"][i] = value
     pb["trick_len"] = i + 1
     # Winning a trick: the later of equal values counts higher for the best and lower for the low.
-    if i == 0 or value >= pb["trick_value"][pb["best"]]:
-        pb["best"] = i
-    if i == 0 or value <= pb["trick_value"][pb["low"]]:
-        pb["low"] = i
+    best, low = pb["best"], pb["low"]
+    pb["best"] = i if (i == 0) | (value >= pb["trick_value"][max(best, 0)]) else best
+    pb["low"] = i if (i == 0) | (value <= pb["trick_value"][max(low, 0)]) else low
     pb["trick_mask"] |= SUIT_MASK[SUIT_OF[card]]
     pb["played"] |= BIT[card]
     if log.size > 0:
