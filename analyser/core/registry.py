@@ -228,6 +228,28 @@ class GameSpec:
         return self
 
 
+def lazy(target: str) -> Callable:
+    """A function that imports ``"module:attr"`` on its first call and calls it: a
+    game's spec names its numba entry points so, and listing games never loads numba."""
+    module, _, attr = target.partition(":")
+
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), attr)(*args, **kwargs)
+
+    call.__qualname__ = call.__name__ = target
+    return call
+
+
+def illegal_action_seat(code: int) -> Callable[[np.ndarray], int | None]:
+    """A ``policy_error`` for records with ``error`` and ``error_seat`` fields: the
+    seat of the first record whose error is ``code`` (an illegal action), or None."""
+    def seat(rec: np.ndarray) -> int | None:
+        bad = np.flatnonzero(rec["error"] == code)
+        return int(rec["error_seat"][bad[0]]) if bad.size else None
+
+    return seat
+
+
 # name -> module that defines GAME; built-in games load only when asked for.
 GAME_MODULES = {
     "palace": "analyser.games.palace",

@@ -9,7 +9,7 @@ handed the whole table (so a peeking one can be written, and caught).
 import numpy as np
 
 from analyser.core.policy import ParamSpec, PolicySpec
-from analyser.core.registry import Column, GameSpec, SettingSpec, game_names, register_game
+from analyser.core.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
 from tests.toygame.rules import RECORD_DTYPE
 
 NAME = "highcard"
@@ -21,12 +21,6 @@ POLICIES = (
                (ParamSpec("every", 2, "play the lowest card every this many decisions", low=1, high=9,
                           integer=True),)),
 )
-
-
-def _simulate(seed, first_unit, players, settings, fns, params, streams, out):
-    from tests.toygame.rules import simulate_nb
-
-    simulate_nb(seed, first_unit, players, settings, fns, params, streams, out)
 
 
 def _trace(seed, unit, players, settings, fns, params, streams):
@@ -66,12 +60,6 @@ def _policy_error(rec):
     return int(rec["illegal_seat"][bad[0]]) if bad.size else None
 
 
-def _kit():
-    from tests.toygame.kit import KIT
-
-    return KIT
-
-
 GAME = GameSpec(
     name=NAME, title="High card (the test kit's toy game)", min_players=4, max_players=4, default_players=4,
     max_seats=4, default_policy="high", policies=POLICIES, record_dtype=RECORD_DTYPE,
@@ -82,7 +70,8 @@ GAME = GameSpec(
     unit="match", sub_unit="hand", single={"hands": 1}, length="plays", teams=lambda n: (0, 1, 0, 1),
     win_total=lambda n: 2.0,
     columns=(Column("hands_won", "hands won by the seat's team"), Column("ties", "tied hands", per="unit")),
-    simulate=_simulate, trace=_trace, trace_text=_trace_text, policy_error=_policy_error, kit=_kit,
+    simulate=lazy("tests.toygame.rules:simulate_nb"), trace=_trace, trace_text=_trace_text,
+    policy_error=_policy_error, kit=lazy("tests.toygame.kit:HighCardKit"),
 )
 
 

@@ -66,4 +66,3 @@ class HighCardKit(GameKit):
             yield HighCardPosition(table)
 
 
-KIT = HighCardKit()

@@ -4,9 +4,7 @@ A unit is a match of ``hands`` hands (default 4); ``--unit hand`` plays single
 hands. This module declares the game without importing numba: the engine, the
 policies and the trace load only when a run needs them.
 """
-import numpy as np
-
-from analyser.core.registry import Column, GameSpec, SettingSpec
+from analyser.core.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
 from analyser.games.enemy_anemone.catalog import POLICIES
 from analyser.games.enemy_anemone.constants import ERROR, MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
@@ -22,36 +20,6 @@ SETTINGS = (   # the order of the settings row (constants.SETTING)
     SettingSpec("max_actions", 2000, "plays and discards after which a match ends as aborted", kind="int",
                 low=1, high=1_000_000),
 )
-
-
-def _simulate(seed, first_unit, players, settings, fns, params, streams, out):
-    from analyser.games.enemy_anemone.engine import simulate_nb
-
-    simulate_nb(seed, first_unit, players, settings, fns, params, streams, out)
-
-
-def _trace(seed, unit, players, settings, fns, params, streams):
-    from analyser.games.enemy_anemone.trace import trace_match
-
-    return trace_match(seed, unit, players, settings, fns, params, streams)
-
-
-def _trace_text(events):
-    from analyser.games.enemy_anemone.trace_text import render
-
-    return render(events)
-
-
-def _kit():
-    from analyser.games.enemy_anemone.kit import KIT
-
-    return KIT
-
-
-def _policy_error(rec: np.ndarray):
-    """The seat whose policy chose an illegal action in these records, if any."""
-    bad = np.flatnonzero(rec["error"] == ERROR.ILLEGAL_ACTION)
-    return int(rec["error_seat"][bad[0]]) if bad.size else None
 
 
 GAME = GameSpec(
@@ -81,9 +49,9 @@ GAME = GameSpec(
         Column("tiebreak", "ties broken by tokens", kind="rate", per="unit"),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=_simulate,
-    trace=_trace,
-    trace_text=_trace_text,
-    policy_error=_policy_error,
-    kit=_kit,
+    simulate=lazy("analyser.games.enemy_anemone.engine:simulate_nb"),
+    trace=lazy("analyser.games.enemy_anemone.trace:trace_match"),
+    trace_text=lazy("analyser.games.enemy_anemone.trace_text:render"),
+    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
+    kit=lazy("analyser.games.enemy_anemone.kit:AnemoneKit"),
 )

@@ -142,4 +142,3 @@ def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, p
         over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
 
 
-KIT = AnemoneKit()

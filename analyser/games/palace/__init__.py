@@ -5,7 +5,7 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.core.registry import Column, GameSpec, SettingSpec
+from analyser.core.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
 from analyser.games.palace.catalog import POLICIES
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE
@@ -15,36 +15,6 @@ SETTINGS = (
     SettingSpec("ten_on_anything", 0, "a 10 may be played on any card, a 9 included"),
     SettingSpec("max_actions", 5000, "actions after which a game ends as aborted", kind="int", low=1, high=1_000_000),
 )
-
-
-def _simulate(seed, first_unit, players, settings, fns, params, streams, out):
-    from analyser.games.palace.engine import simulate_nb
-
-    simulate_nb(seed, first_unit, players, settings, fns, params, streams, out)
-
-
-def _trace(seed, unit, players, settings, fns, params, streams):
-    from analyser.games.palace.trace import trace_deal
-
-    return trace_deal(seed, unit, players, settings, fns, params, streams)
-
-
-def _trace_text(events):
-    from analyser.games.palace.trace_text import render
-
-    return render(events)
-
-
-def _kit():
-    from analyser.games.palace.kit import KIT
-
-    return KIT
-
-
-def _policy_error(rec: np.ndarray):
-    """The seat whose policy chose an illegal action in these records, if any."""
-    bad = np.flatnonzero(rec["error"] == ERROR.ILLEGAL_ACTION)
-    return int(rec["error_seat"][bad[0]]) if bad.size else None
 
 
 def _lost(rec: np.ndarray, players: int) -> np.ndarray:
@@ -76,9 +46,9 @@ GAME = GameSpec(
         Column("turns", "plays and pickups", per="unit"),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=_simulate,
-    trace=_trace,
-    trace_text=_trace_text,
-    policy_error=_policy_error,
-    kit=_kit,
+    simulate=lazy("analyser.games.palace.engine:simulate_nb"),
+    trace=lazy("analyser.games.palace.trace:trace_deal"),
+    trace_text=lazy("analyser.games.palace.trace_text:render"),
+    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
+    kit=lazy("analyser.games.palace.kit:PalaceKit"),
 )

@@ -141,4 +141,3 @@ def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, p
         over = stepwise.step(policies, params, settings, pub, priv, hid, legal, log)
 
 
-KIT = PalaceKit()

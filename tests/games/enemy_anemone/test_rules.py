@@ -18,12 +18,14 @@ import analyser
 from analyser.games.enemy_anemone import GAME
 from analyser.games.enemy_anemone.constants import ERROR, MAX_PLAYERS, N_CARDS, POINTS, card_name, card_of
 from analyser.games.enemy_anemone.engine import record_nb
-from analyser.games.enemy_anemone.kit import KIT
+from analyser.games.enemy_anemone.kit import AnemoneKit
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import deck_nb
 from analyser.games.enemy_anemone.state import new_state_nb
 from tests.games.enemy_anemone.positions import Table, names
 from tests.kit.checks import entry, same_records
+
+KIT = AnemoneKit()
 
 SUPPLY, REMOVED = 0, 1
 MIXES = ["timing", "random", "lowball", "greedy", "timing", "random"]   # policies around the table
