@@ -91,6 +91,13 @@ def trace(*args, **kwargs):
     return _trace(*args, **kwargs)
 
 
+def compare(*args, **kwargs):
+    """Policy A against policy B on duplicate deals; see :func:`analyser.comparison.compare`."""
+    from analyser.comparison import compare as _compare
+
+    return _compare(*args, **kwargs)
+
+
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
     from analyser.results import load as _load
@@ -105,7 +112,7 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "load", "register_game", "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "compare", "load", "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib

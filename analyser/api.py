@@ -14,7 +14,8 @@ from analyser.results import SimulationResult
 def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
              keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
-             first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None) -> SimulationResult:
+             first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None,
+             precision: float | None = None, max_deals: int = 10_000_000) -> SimulationResult:
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
@@ -30,16 +31,25 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     policy's random draws (see analyser.core.rng).
     unit: what one record is: the game's unit (default), or, for a game played
     in hands or rounds, its sub-unit (``"hand"``): single hands from fresh deals.
+    precision: add units until every win share and rate interval has half-width
+    at most this (0.005: +-0.5 points) or ``max_deals`` units were played; ``n``
+    is then the first batch (default 1,000) and ``result.meta["stopped"]`` says
+    which happened.
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
     """
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of units once (n={n!r}, deals={deals!r})")
-    count = n if n is not None else deals if deals is not None else 10_000
+    count = n if n is not None else deals if deals is not None else 10_000 if precision is None else 1_000
     if progress is None:
         progress = in_notebook()
     with preparing(progress):
         config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
+    if precision is not None:
+        from analyser.comparison import simulate_to_precision
+
+        return simulate_to_precision(config, precision, max_deals, threads=threads, chunk_size=chunk_size,
+                                     keep_records=keep_records, progress=progress, out=out)
     return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
                keep_records=keep_records, out=out)
 

@@ -82,6 +82,13 @@ class SimulationResult:
         writer.close({k: self.meta[k] for k in ("threads", "seconds") if k in self.meta})
         return Path(path)
 
+    def plot(self):
+        """The run's figure: win share per seat and per policy (95% intervals, fair share dashed)
+        and the distribution of length; a matplotlib Figure (a notebook shows it inline; ``.savefig(path)``)."""
+        from analyser.plots import result_figure
+
+        return result_figure(self)
+
     def to_dict(self) -> dict:
         """The JSON form: configuration, per-seat, per-policy (and per-team) rows, run figures."""
         params = self.meta["params"]
@@ -140,20 +147,30 @@ def _plain(v):
 
 
 def seat_fields(game: GameSpec) -> set[str]:
-    """The record fields with one value per seat, as the record dtype declares them."""
-    return {n for n in game.record_dtype.names if game.record_dtype.fields[n][0].shape == (game.max_seats,)}
+    """The record fields with one value (or one row of values) per seat, as the record dtype declares them."""
+    return {n for n in game.record_dtype.names if game.record_dtype.fields[n][0].shape[:1] == (game.max_seats,)}
+
+
+def _columns(rec_dtype: np.dtype, name: str, players: int, per_seat: set[str]):
+    """``(column name, index into the field)`` of each column a field becomes: one per
+    value of a per-seat field's seats in play (``hand_score_2_1``: seat 2, hand 1), or
+    the field itself. Seats beyond ``players`` are left out: they stay zero."""
+    shape = rec_dtype.fields[name][0].shape
+    if not shape:
+        yield name, ()
+        return
+    for index in np.ndindex(players if name in per_seat else shape[0], *shape[1:]):
+        yield "_".join([name, *(str(i) for i in index)]), index
 
 
 def records_frame(rec: np.ndarray, game: GameSpec, players: int, labels: list[str]) -> pd.DataFrame:
-    """Flatten a record array: per-seat fields become one column per seat."""
+    """Flatten a record array: per-seat fields become one column per seat (per seat
+    and position for a field like ``hand_score``)."""
     per_seat = seat_fields(game)
     cols: dict = {}
     for name in rec.dtype.names:
-        if name in per_seat:
-            for s in range(players):
-                cols[f"{name}_{s}"] = rec[name][:, s]
-        else:
-            cols[name] = rec[name]
+        for column, index in _columns(game.record_dtype, name, players, per_seat):
+            cols[column] = rec[name][(slice(None), *index)]
     frame = pd.DataFrame(cols)
     for s in range(players):
         frame[f"policy_{s}"] = pd.Categorical([labels[s]] * len(frame))
@@ -165,11 +182,8 @@ def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarr
     per_seat = seat_fields(game)
     rec = np.zeros(len(frame), game.record_dtype)
     for name in game.record_dtype.names:
-        if name in per_seat:
-            for s in range(players):
-                rec[name][:, s] = frame[f"{name}_{s}"].to_numpy()
-        else:
-            rec[name] = frame[name].to_numpy()
+        for column, index in _columns(game.record_dtype, name, players, per_seat):
+            rec[name][(slice(None), *index)] = frame[column].to_numpy()
     return rec
 
 
@@ -192,6 +206,10 @@ def load(path: str | Path) -> SimulationResult:
                         f"policies); only files written by `analyser simulate --out` can be shown")
     try:
         meta = json.loads(stored)
+        if meta.get("kind") == "compare":
+            from analyser.comparison import load_compare
+
+            return load_compare(path)
         game = get_game(meta["game"]).for_unit(meta.get("unit"))   # a run of single hands says "hands"
         players = int(meta["players"])
         labels = list(meta["policies"])

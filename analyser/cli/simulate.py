@@ -23,6 +23,7 @@ from analyser.cli.common import (
     print_result,
     user_errors,
 )
+from analyser.cli.plot import PLOT_HELP, checked_plot_path, write_plot
 
 GAME_HELP = "Game to play; `analyser games` lists them."
 POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat or once per seat. "
@@ -45,7 +46,7 @@ def simulate(
     count: Annotated[int | None, typer.Option(
         "--count", "-n", metavar=N, show_default=False,
         help="How many to play: games (Palace) or matches, or hands with --unit hand. --deals, --games and "
-             "--matches are other names for it. Default: 10,000.")] = None,
+             "--matches are other names for it. Default: 10,000; with --precision the first batch, 1,000.")] = None,
     deals: Annotated[int | None, typer.Option("--deals", metavar=N, hidden=True)] = None,
     games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
     matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
@@ -55,6 +56,12 @@ def simulate(
                                       help="Run seed: with the settings it fixes every game. Default: 0.")] = 0,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
                                                       autocompletion=complete_rule, show_default=False)] = None,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="H", show_default=False,
+        help="Add games or matches until every win share and rate interval has half-width at most H "
+             "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number.")] = None,
+    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
+                                           help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
     threads: Annotated[int | None, typer.Option(
         "--threads", "-t", metavar=N, show_default=False,
         help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
@@ -64,6 +71,7 @@ def simulate(
              "when the run completes. Default: no file.")] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = Format.table,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
                                               help="Show no progress bar (it goes to stderr).")] = False,
     progress: Annotated[bool, typer.Option("--progress", hidden=True)] = False,
@@ -77,23 +85,31 @@ def simulate(
     from analyser.api import simulate as run_simulation
     from analyser.core.registry import parse_rule_args
 
-    count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches}, 10_000)
+    plot = checked_plot_path(plot)
+    count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches},
+                   10_000 if precision is None else 1_000)
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
-                            keep_records=False, progress=not no_progress, unit=unit)
+                            keep_records=False, progress=not no_progress, unit=unit, precision=precision,
+                            max_deals=max_deals)
     print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+    if plot is not None:
+        write_plot(result.plot(), plot)
 
 
 @user_errors
 def show(
     file: Annotated[Path, typer.Argument(metavar=FILE, show_default=False,
-                                         help="A results file written by `simulate --out`.")],
+                                         help="A results file written by `simulate --out` or `compare --out`.")],
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = Format.table,
 ):
-    """Print the summary of a results file written by `simulate --out` again."""
+    """Print the summary of a results file written by `simulate --out` or `compare --out` again."""
+    from analyser.cli.compare import print_compare
+    from analyser.comparison import CompareResult
     from analyser.results import load
 
-    print_result(load(file), fmt)
+    result = load(file)
+    (print_compare if isinstance(result, CompareResult) else print_result)(result, fmt)

@@ -91,9 +91,36 @@ def mean_columns_table(frame, keys: list[str], game) -> Table | None:
     return table
 
 
+def _signed_pct(x) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:+.2f}%"
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _balance_rows(run: Table, f: dict, game) -> None:
+    """First-player advantage, Balance and decision moves (analyser.stats.balance)."""
+    if not _missing(f.get("first_mover_win_rate")):
+        run.add_row(f"first mover's win share (fair {_pct(f['fair_share'])})",
+                    _with_ci(_pct(f["first_mover_win_rate"]), _pct(f["first_mover_win_ci_low"]),
+                             _pct(f["first_mover_win_ci_high"])))
+        run.add_row("first-player advantage (share - fair)",
+                    _with_ci(_signed_pct(f["advantage"]), _pct(f["advantage_ci_low"]),
+                             _pct(f["advantage_ci_high"])))
+    if not _missing(f.get("balance")):
+        run.add_row("Balance: 1 - largest gap in seats' win shares",
+                    _with_ci(_num(f["balance"], 3), _num(f["balance_ci_low"], 3), _num(f["balance_ci_high"], 3)))
+    if not _missing(f.get("decision_moves")):
+        run.add_row(f"decision moves: {game.length} with a real choice", _pct(f["decision_moves"]))
+
+
 def run_table(result) -> Table:
     f, game = result.figures, result.game
-    run = _table("Per run", None)
+    caption = ("Balance and decision moves follow Ludii's metrics (analyser.stats.balance says where "
+               "they differ); Balance's 95% interval is conservative: every seat's share at once."
+               ) if not _missing(f.get("balance")) else None
+    run = _table("Per run", caption)
     run.show_header = False
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
@@ -101,14 +128,21 @@ def run_table(result) -> Table:
                 f"{f['completed']:,} / {f['aborted']:,} ({_small_pct(f['aborted_share'])} aborted)")
     if f["draws"]:
         run.add_row("drawn", f"{f['draws']:,} ({_pct(f['draw_rate'])})")
+    if f.get("shared_wins"):        # how units ended: 0 in Palace, where every seat but the loser wins
+        run.add_row(f"{plural(game.unit)} won outright / shared / drawn",
+                    f"{f['outright_wins']:,} / {f['shared_wins']:,} / {f['draws']:,}")
+    for col in game.columns:
+        if col.per == "unit" and col.kind == "rate":
+            run.add_row(f"{col.description}, share of {plural(game.unit)}", _small_pct(f[f"{col.name}_mean"]))
     run.add_row(f"{game.length} per {game.unit}: mean / sd / median / p95",
                 f"{_num(f['length_mean'], 1)} / {_num(f['length_sd'], 1)} / {_num(f['length_median'], 0)} / "
                 f"{_num(f['length_p95'], 0)}")
     for col in game.columns:
-        if col.per == "unit" and col.kind == "rate":
-            run.add_row(f"{col.description}, share of {plural(game.unit)}", _small_pct(f[f"{col.name}_mean"]))
-        elif col.per == "unit":
+        if col.per == "unit" and col.kind != "rate":
             run.add_row(f"{col.description} per {game.unit}", _num(f[f"{col.name}_mean"], 1))
+    _balance_rows(run, f, game)
+    if result.meta.get("stopped"):
+        run.add_row("precision target", result.meta["stopped"])
     if f.get("units_per_second"):
         speed = f"{f['units_per_second']:,.0f}"
         if f.get("simulation_units_per_second"):

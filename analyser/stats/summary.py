@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyser.stats.balance import balance_figures
 from analyser.stats.intervals import mean_interval, wilson
 from analyser.stats.tally import Tally
 
@@ -89,9 +90,11 @@ def team_table(tally: Tally, labels: list[str], unit: str = "game") -> pd.DataFr
 
 def run_figures(tally: Tally, seconds: float | None = None, sim_seconds: float | None = None) -> dict:
     """Per-run figures: units completed and aborted, draws, length (mean, sd,
-    median, 95th percentile; completed units), the game's per-unit columns, speed.
-    ``seconds`` is end to end (simulation, tally, writing); ``sim_seconds`` the
-    simulation alone."""
+    median, 95th percentile; completed units), the game's per-unit columns, then
+    seat and game balance under Ludii's names (completion, drawishness, duration,
+    first-player advantage, Balance, decision moves, shared wins: see
+    analyser.stats.balance), speed. ``seconds`` is end to end (simulation, tally,
+    writing); ``sim_seconds`` the simulation alone."""
     done = tally.completed
     length_mean, length_sd = tally.length_mean_sd()
     out = {
@@ -109,6 +112,7 @@ def run_figures(tally: Tally, seconds: float | None = None, sim_seconds: float |
     }
     for name in tally.unit_quantities:
         out[f"{name}_mean"] = tally.unit_mean(name)
+    out.update(balance_figures(tally))
     if seconds:
         out["seconds"] = seconds
         out["units_per_second"] = tally.units / seconds

@@ -46,6 +46,11 @@ class Tally:
     length_hist: np.ndarray = None                 # length -> completed records
     aborted_length: int = 0                        # summed length of the aborted records
     columns: dict = field(default_factory=dict, repr=False)   # name -> the game's Column, to read values
+    first_mover: bool = False                      # the record has a field 'first': the seat that moved first
+    first_units: int = 0                           # completed records whose 'first' names a seat in play
+    first_win_sum: float = 0.0                     # the first mover's win share, summed over those records
+    first_win_square: float = 0.0                  # the same for its square
+    shared_wins: int = 0                           # completed records where 2+ seats have a win share in (0, 1)
 
     def __post_init__(self):
         for part, groups in self.groups.items():
@@ -64,7 +69,8 @@ class Tally:
         seat_cols = tuple(c.name for c in game.columns if c.per == "seat")
         unit_cols = tuple(c.name for c in game.columns if c.per == "unit")
         return cls(players, partitions(players, labels, teams), OUTCOME_QUANTITIES + seat_cols, unit_cols,
-                   columns={c.name: c for c in game.columns})
+                   columns={c.name: c for c in game.columns},
+                   first_mover="first" in (game.record_dtype.names or ()))
 
     def seat_values(self, rec: np.ndarray, name: str) -> np.ndarray:
         """(players, records) values of a per-seat quantity, seat-major (the fast layout
@@ -83,8 +89,11 @@ class Tally:
         self.aborted_length += int(rec["length"][~done].sum(dtype=np.int64))
         self.draws += int(rec["draw"][done].sum())
         cut = np.flatnonzero(~done)     # few: summing all and taking them off beats masking every array
+        win = None
         for q in self.seat_quantities:
             by_seat = self.seat_values(rec, q)
+            if q == "win":
+                win = by_seat
             for part, groups in self.groups.items():
                 values = by_seat if part == "seat" else _group_means(by_seat, groups)
                 dropped = values[:, cut]
@@ -96,16 +105,34 @@ class Tally:
             self.unit_sums[q] += float(v.sum())
             self.unit_squares[q] += float((v * v).sum())
         self.length_hist = _add_hist(self.length_hist, np.bincount(rec["length"][done]))
+        self._add_balance(rec, done, win)
         return self
 
+    def _add_balance(self, rec: np.ndarray, done: np.ndarray, win: np.ndarray | None = None) -> None:
+        """Shared wins, and the first mover's win share (see analyser.stats.balance);
+        ``win`` is seat_values(rec, "win"), (players, records), when read already."""
+        if win is None:
+            win = self.seat_values(rec, "win")
+        split = np.count_nonzero((win > 0) & (win < 1), axis=0) > 1
+        self.shared_wins += int(np.count_nonzero(split & done))
+        if self.first_mover:
+            first = rec["first"].astype(np.intp)
+            rows = np.flatnonzero(done & (first >= 0) & (first < self.players))
+            w = win[first[rows], rows]
+            self.first_units += rows.size
+            self.first_win_sum += float(w.sum())
+            self.first_win_square += float((w * w).sum())
+
     def merge(self, other: Tally) -> Tally:
-        for name in ("units", "completed", "aborted", "draws", "aborted_length"):
+        for name in ("units", "completed", "aborted", "draws", "aborted_length", "first_units", "first_win_sum",
+                     "first_win_square", "shared_wins"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for store in ("sums", "squares", "unit_sums", "unit_squares"):
             mine, theirs = getattr(self, store), getattr(other, store)
             for key in mine:
                 mine[key] = mine[key] + theirs[key]
         self.length_hist = _add_hist(self.length_hist, other.length_hist)
+        self.first_mover = self.first_mover or other.first_mover
         return self
 
     def mean_and_sd(self, part: str, q: str) -> tuple[np.ndarray, np.ndarray]:

@@ -39,7 +39,7 @@ def test_simulate_help_names_the_metavars_and_every_default():
     flat = _flat(text)
     assert "--count" in flat and "-n" in flat and "--deals" in flat and "games (Palace) or matches" in flat
     assert "Default: the game's default policy (palace: saver" in flat   # other registered games follow
-    for default in ("Default: 10,000.", "Default: 0.", "Default: all cores.", "Default: table.",
+    for default in ("Default: 10,000;", "Default: 0.", "Default: all cores.", "Default: table.",
                     "usual count (palace: 4", "Default: no file."):
         assert default in flat, default
 

@@ -1,0 +1,171 @@
+"""``analyser compare``: policy A against policy B on duplicate deals."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyser.cli.common import (
+    DEFAULT_PLAYERS,
+    FILE,
+    GAME,
+    POLICY,
+    RULE,
+    Format,
+    N,
+    complete_game,
+    complete_policy,
+    complete_rule,
+    complete_unit,
+    one_of,
+    user_errors,
+)
+
+POLICY_HELP = ("Give it exactly twice: policy A, then policy B (NAME or NAME:PARAM=VALUE,...). "
+               "`analyser policies GAME` lists them.")
+PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
+                "two, A and B fill the seats in the rotations of ABB..B and BAA..A.")
+
+
+@user_errors
+def compare(
+    game: Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
+                                        autocompletion=complete_game, show_default=False)],
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--deals", "-n", metavar=N, show_default=False,
+        help="Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
+             "Default: 10,000; with --precision the first batch, default 1,000.")] = None,
+    count2: Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)] = None,
+    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
+    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
+    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
+                                                show_default=False,
+                                                help="A whole game or match (default), or a single hand.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                      help="Run seed: with the settings it fixes every deal. Default: 0.")] = 0,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
+                                                      show_default=False,
+                                                      help="A rule setting NAME=VALUE, repeatable.")] = None,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="H", show_default=False,
+        help="Add deals until the paired 95% interval of the win share difference has half-width at most H "
+             "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
+    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
+                                           help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", metavar=N, show_default=False,
+        help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=FILE, show_default=False,
+        help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the result. Default: table.")] = Format.table,
+    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
+                                              help="Show no progress bar (it goes to stderr).")] = False,
+):
+    """Compare policy A with policy B on duplicate deals.
+
+    Every deal is played once in each seat arrangement: the same cards, each policy with its own random stream.
+
+    A's advantage in win share and score: a 95% interval paired by deal, the one independent deals would give.
+    """
+    from analyser.comparison import compare as run_compare
+    from analyser.core.registry import parse_rule_args
+
+    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    result = run_compare(game, policies=policy or [], players=players, deals=count, seed=seed,
+                         rules=parse_rule_args(rule), threads=threads, precision=precision, max_deals=max_deals,
+                         unit=unit, out=out, progress=not no_progress)
+    print_compare(result, fmt)
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
+
+
+def print_compare(result, fmt: Format | str = Format.table, console=None):
+    """Print a CompareResult as a terminal table, one JSON object, or CSV of the summary rows
+    (``analyser show`` can call it for a comparison file)."""
+    fmt = Format(fmt)
+    if fmt == Format.json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    elif fmt == Format.csv:
+        result.summary.to_csv(sys.stdout, index=False)
+    else:
+        print_compare_tables(result, console)
+
+
+def _pp(x, sign: bool = True) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{100 * x:+.2f}" if sign else f"{100 * x:.2f}"
+
+
+def _num(x, digits: int = 3, sign: bool = True) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+
+
+def print_compare_tables(result, console=None):
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    from analyser.cli.tables import _whole_numbers
+    from analyser.core.registry import get_game, plural
+
+    console = console or Console()
+    m = result.meta
+    units = plural(m["unit"])
+    arr = m["arrangements"]
+    settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
+    try:
+        title = get_game(m["game"]).title
+    except Exception:  # a file of a game not registered here still prints
+        title = m["game"]
+    console.print(f"[bold]{title}[/bold]: A = {m['policies']['A']}, B = {m['policies']['B']}; "
+                  f"{m['players']} players, {m['deals']:,} {units}, seed {m['seed']} ({settings}). "
+                  f"Every deal is played in each of {arr['count']} arrangements ({arr['name']}); "
+                  f"A - B is the mean over A's seats minus the mean over B's, paired by deal.")
+    summary = result.summary.set_index("quantity")
+    table = Table(title="A's advantage over B (95% intervals)", title_justify="left",
+                  caption="points: percentage points of win share; reduction: how many times as many "
+                          "independent deals the same precision needs", caption_justify="left")
+    for name, left in (("", True), ("A - B, paired", False), ("independent deals", False), ("reduction", False)):
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    win = summary.loc["win share difference"]
+    table.add_row("win share (points)", f"{_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}]",
+                  f"+-{_pp(win['independent_half_width'], False)}", f"{_num(win['variance_reduction'], 2, False)}x")
+    score = summary.loc["score difference"]
+    wins, scores = result.tally.values("win"), result.tally.values("score")
+    if not np.array_equal(wins, scores, equal_nan=True):   # Palace's score is its win: not shown twice
+        table.add_row("score", f"{_num(score['estimate'])} [{_num(score['ci_low'])}, {_num(score['ci_high'])}]",
+                      f"+-{_num(score['independent_half_width'], 3, False)}",
+                      f"{_num(score['variance_reduction'], 2, False)}x")
+    per = Table(title="Per arrangement (mean over each policy's seats)", title_justify="left")
+    for name, left in (("seats", True), ("streams", True), ("A win share", False), ("B win share", False),
+                       ("A - B (points)", False)):
+        per.add_column(name, justify="left" if left else "right", overflow="fold")
+    for row in result.by_arrangement.to_dict("records"):
+        per.add_row(row["seats"], row["streams"], _pp(row["a_win_share"], False) + "%",
+                    _pp(row["b_win_share"], False) + "%", _pp(row["win_diff"]))
+    run = Table(title="Per run", title_justify="left", show_header=False)
+    run.add_column(justify="left", overflow="fold")
+    run.add_column(justify="right", overflow="fold")
+    t = result.tally
+    run.add_row(f"{units} compared / dropped (aborted)", f"{t.kept:,} / {t.dropped:,}")
+    run.add_row("stop", m["stopped"])
+    if m.get("precision"):
+        run.add_row("precision applies to", m["precision"]["applies_to"])
+    if m.get("plays_per_second"):
+        run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
+    for tab in (table, per, run):
+        console.print(_whole_numbers(tab))
+

@@ -1,0 +1,494 @@
+"""Fair comparison of two policies by duplicate deals, and precision targets.
+
+``compare(game, policies=[A, B])`` plays every deal once in each seat
+arrangement of A and B (the same cards: deals depend only on (seed, unit)),
+as duplicate bridge and the computer poker competitions do, and reports A's
+advantage over B paired by deal (see analyser.stats.paired for the numbers).
+
+Arrangements:
+  2 seats:   AB and BA (the rotations of AB);
+  n seats:   the n rotations of A B...B and the n rotations of B A...A, a
+             balanced subset of the 2^n - 2 mixed tables: each policy sits in
+             every seat equally often, alone and as the majority (2n plays
+             per deal; "rotations of ABBB and BAAA" at 4 players).
+Stream ids: the policy instances of a base arrangement are numbered by seat
+(ABBB: 0 1 2 3; BAAA: 4 5 6 7, i.e. n + seat) and a rotation moves each id
+with its instance, so every policy instance keeps its own random draws across
+the rotations of its table, and A and B never share an id (A holds 0 and
+n+1..2n-1, B holds 1..n-1 and n; at 2 seats A holds 0 and B 1, exactly the
+default streams of ``simulate --policy A --policy B``).
+
+Each arrangement is one ChunkRunner (one compiled engine serves them all: it
+is compiled for the tuple of function pointers, not for the policies), and
+deals first_deal .. first_deal + n - 1 are played with every arrangement.
+
+Precision (``precision=H``): deals are added in batches until the half-width
+of the paired 95% interval of the win share difference is at most H, or
+``max_deals`` deals were played; the result says which. Only the win share
+difference is watched: the score difference has the game's units (in Palace
+it equals the win share difference). The loop never stops on "A is better":
+a fixed-width stopping rule keeps the interval's coverage, a significance one
+would not. A batch is the predicted remainder (n * (h / H)^2 * 1.1 - n: at
+least a tenth of n) and at most n (so the run at most doubles), within the cap.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import numbers
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
+from analyser.core.errors import Interrupted, UserError
+from analyser.core.registry import plural
+from analyser.core.rng import MAX_POLICY_STREAMS
+from analyser.stats.intervals import Z95
+from analyser.stats.paired import PairedTally, arrangement_frame, half_width, summary_frame
+
+DEFAULT_DEALS = 10_000
+DEFAULT_FIRST_BATCH = 1_000
+DEFAULT_MAX_DEALS = 10_000_000
+KIND = "compare"
+WATCHED = "paired 95% interval of the win share difference"
+METHOD = ("paired by deal: a[d] = mean over arrangements of (mean win share (score) of A's seats - that of "
+          "B's seats); normal 95% interval of the mean of a[d] over deals. Independent deals: the same "
+          "number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * arrangements)). "
+          "Variance reduction = (independent half-width / paired half-width)^2. A deal aborted in any "
+          "arrangement is dropped.")
+
+
+def arrangements(players: int) -> tuple[list[str], list[tuple[int, ...]], str]:
+    """Seat strings (``"ABBB"``), the stream id of each seat, and the subset's name."""
+    n = players
+    if 2 * n - 1 > MAX_POLICY_STREAMS - 1 and n > 2:
+        raise UserError(f"compare needs {2 * n} policy streams at {n} players; there are {MAX_POLICY_STREAMS}")
+    bases = [("AB", (0, 1))] if n == 2 else [("A" + "B" * (n - 1), tuple(range(n))),
+                                             ("B" + "A" * (n - 1), tuple(range(n, 2 * n)))]
+    seats, streams = [], []
+    for base, ids in bases:
+        for r in range(n):
+            seats.append("".join(base[(s - r) % n] for s in range(n)))
+            streams.append(tuple(ids[(s - r) % n] for s in range(n)))
+    name = "rotations of " + " and ".join(b for b, _ in bases)
+    return seats, streams, name
+
+
+def check_precision(precision) -> float | None:
+    if precision is None:
+        return None
+    if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or not 0 < precision < 1 \
+            or not math.isfinite(precision):
+        raise UserError(f"precision must be a half-width between 0 and 1 (0.005 is +-0.5 percentage points), "
+                        f"not {precision!r}")
+    return float(precision)
+
+
+def next_batch(done: int, half: float, target: float, cap: int) -> int:
+    """How many deals to add after ``done`` with half-width ``half`` to reach ``target`` (see the module)."""
+    if not math.isfinite(half):
+        want = done
+    else:
+        want = math.ceil(done * (half / target) ** 2 * 1.1) - done
+    return max(1, min(want, done, cap - done))
+
+
+def stop_text(stop: dict, unit: str) -> str:
+    if stop["rule"] == "fixed":
+        return f"fixed: {stop['deals']:,} {plural(unit)}"
+    hw, h = stop["half_width"], stop["target"]
+    if stop["reached"]:
+        return f"stopped: half-width {hw:.4g} <= {h:g} after {stop['deals']:,} {plural(unit)}"
+    return f"stopped at --max-deals {stop['max_deals']:,}: half-width {hw:.4g} > {h:g}"
+
+
+@dataclass(eq=False)
+class CompareResult:
+    """A duplicate-deal comparison of policy A against policy B.
+
+    summary         rows: win share difference, score difference (A - B); paired estimate, ci_low, ci_high,
+                    half_width, sd_per_deal, independent_ci_low / _high / _half_width, variance_reduction
+    by_arrangement  per arrangement: seats (``ABBB``), streams, A's and B's mean win share and score
+    deals_frame     per deal: deal, aborted, win_diff, score_diff (the paired values a[d])
+    meta            game, players, policies A and B with params, seed, deals, arrangements, streams,
+                    settings, precision and stop reason, versions, timing
+    """
+    meta: dict
+    tally: PairedTally
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return summary_frame(self.tally)
+
+    @property
+    def by_arrangement(self) -> pd.DataFrame:
+        arr = self.meta["arrangements"]
+        return arrangement_frame(self.tally, arr["seats"], [tuple(s) for s in arr["streams"]])
+
+    @property
+    def deals_frame(self) -> pd.DataFrame:
+        return self.tally.frame()
+
+    @property
+    def shares(self) -> dict:
+        """A's and B's mean win share and score over all arrangements (each seat-averaged)."""
+        t, n = self.tally, self.tally.kept
+        return {k: float(t.sums[k].mean() / n) if n else None for k in ("a_win", "b_win", "a_score", "b_score")}
+
+    def plot(self):
+        """A's advantage over B with its paired 95% interval, the independent one beside it
+        (a matplotlib Figure; a notebook shows it inline)."""
+        from analyser.plots.figures import paired_difference
+
+        frame = self.summary.reset_index().rename(columns={"estimate": "difference"})
+        if np.array_equal(self.tally.values("win"), self.tally.values("score"), equal_nan=True):
+            frame = frame.iloc[:1]                                # Palace: the score is the win share
+        sides = self.meta["policies"]
+        return paired_difference(frame, {**self.meta, "a": sides["A"], "b": sides["B"]})
+
+    def to_dict(self) -> dict:
+        m = self.meta
+        out = {k: m[k] for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
+                                 "outcome", "policies", "params")}
+        out.update(completed=self.tally.kept, aborted=self.tally.dropped, arrangements=m["arrangements"],
+                   shares=self.shares, summary=_rows(self.summary), by_arrangement=_rows(self.by_arrangement),
+                   precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"], method=m["method"],
+                   seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
+                   versions=m["versions"])
+        return out
+
+    def save(self, path: str | Path) -> Path:
+        """Write the per-deal paired values with the metadata (``analyser show`` reads it: see load_compare)."""
+        path = Path(path)
+        _write(path, self.tally.frame(), {**self.meta, "paired_state": self.tally.state()})
+        return path
+
+    def __repr__(self) -> str:
+        m, s = self.meta, self.summary.set_index("quantity")
+        win = s.loc["win share difference"]
+        lines = [f"<CompareResult {m['game']}: A={m['policies']['A']} vs B={m['policies']['B']}, "
+                 f"{m['players']} players, {self.tally.kept:,} {plural(m['unit'])} x "
+                 f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>",
+                 f"  win share A - B: {_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}] paired; "
+                 f"independent deals +-{_hw(win['independent_half_width'])}; variance reduction "
+                 f"{_num(win['variance_reduction'])}x",
+                 f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
+                 "  .summary .by_arrangement .deals_frame .meta .save(path) .to_dict()"]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        m = self.meta
+        head = (f"<p><b>{html.escape(m['game'])}</b>: A = {html.escape(m['policies']['A'])}, B = "
+                f"{html.escape(m['policies']['B'])}; {m['players']} players, {self.tally.kept:,} "
+                f"{plural(m['unit'])} x {m['arrangements']['count']} arrangements "
+                f"({html.escape(m['arrangements']['name'])}), seed {m['seed']}; {html.escape(m['stopped'])}</p>")
+        return head + self.summary.to_html(index=False, float_format=lambda x: f"{x:.4f}")
+
+
+def compare(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
+            seed: int = 0, rules: dict | None = None, threads: int | None = None, precision: float | None = None,
+            max_deals: int = DEFAULT_MAX_DEALS, first_deal: int = 0, unit: str | None = None, out=None,
+            progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None) -> CompareResult:
+    """Compare policy A (``policies[0]``) with B (``policies[1]``) on duplicate deals.
+
+    Every deal is played in every arrangement (see the module docstring); the result's
+    ``summary`` has A's advantage in win share and score with a paired 95% interval,
+    the interval independent deals would have given, and the variance reduction.
+    deals (or n): the number of deals (default 10,000); with ``precision`` the first
+    batch (default 1,000), after which batches are added until the paired win share
+    difference's half-width is at most ``precision`` or ``max_deals`` are played.
+    out: also write the per-deal values and metadata to this Parquet file.
+    """
+    from analyser.core.progress import in_notebook, preparing, progress_bar
+    from analyser.core.runner import ChunkRunner, chunks, set_threads
+
+    if n is not None and deals is not None and n != deals:
+        raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
+    count = n if n is not None else deals
+    precision = check_precision(precision)
+    if not isinstance(policies, (list, tuple)) or len(policies) != 2:
+        got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
+        raise UserError(f"compare takes exactly two policies, A and B, not {got}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    if progress is None:
+        progress = in_notebook()
+    base = RunConfig.build(game, players, policies[0], 1, seed, rules, 0, None, unit)   # game, players, rules
+    unit_name = base.game.unit
+    if precision is None:
+        count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(unit_name)}", 1)
+        cap = count
+    else:
+        cap = whole_number(max_deals, "--max-deals", 1)
+        count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
+                             f"the first batch of {plural(unit_name)}", 1)
+        if count > cap:
+            raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+    first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
+    seats, streams, name = arrangements(base.players)
+    configs = [RunConfig.build(game, base.players, [policies[0] if c == "A" else policies[1] for c in s], cap, seed,
+                               rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
+    threads = set_threads(threads)
+    meta = _metadata(configs[0], seats, streams, name, precision, cap)
+    if out is not None:
+        from analyser.results_file import check_target
+
+        check_target(Path(out))
+    with preparing(progress):
+        runners = [ChunkRunner(c) for c in configs]
+    a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
+    b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
+    tally = PairedTally(len(seats))
+    sim_seconds = 0.0
+    t_start = time.perf_counter()
+    batches = []
+    label = f"{base.game.name} x{base.players}, {len(seats)} arrangements"
+    try:
+        done, batch = 0, count
+        while True:
+            with progress_bar(batch * len(seats), label, progress) as bar:
+                for start, size in chunks(first_deal + done, batch, chunk_size):
+                    t0 = time.perf_counter()
+                    plays = []
+                    for runner in runners:
+                        plays.append(runner.run(start, size))
+                    sim_seconds += time.perf_counter() - t0
+                    tally.add(np.arange(start, start + size, dtype=np.int64), plays, a_seats, b_seats)
+                    if bar:
+                        rate = tally.units * len(seats) / max(time.perf_counter() - t_start, 1e-9)
+                        bar.advance(size * len(seats), f"{rate:,.0f} plays/s")
+            done += batch
+            if precision is None:
+                stop = {"rule": "fixed", "deals": done}
+                break
+            half = half_width(tally, "win")
+            batches.append({"deals": done, "half_width": _plain(half)})
+            if math.isfinite(half) and half <= precision:
+                stop = {"rule": "precision", "reached": True, "target": precision, "half_width": half,
+                        "deals": done, "max_deals": cap}
+                break
+            if done >= cap:
+                stop = {"rule": "precision", "reached": False, "target": precision, "half_width": half,
+                        "deals": done, "max_deals": cap}
+                break
+            batch = next_batch(done, half, precision, cap)
+    except KeyboardInterrupt:
+        kept = "; no file was written" if out is not None else ""
+        raise Interrupted(f"interrupted after {tally.units:,} {plural(unit_name)}{kept}") from None
+    seconds = time.perf_counter() - t_start
+    plays = tally.units * len(seats)
+    meta.update(deals=tally.units, stop=stop, stopped=stop_text(stop, unit_name), batches=batches, threads=threads,
+                seconds=seconds, simulation_seconds=sim_seconds, plays=plays,
+                plays_per_second=plays / seconds if seconds > 0 else None)
+    if stop["rule"] == "precision":
+        stop["half_width"] = _plain(stop["half_width"])
+    result = CompareResult(meta, tally)
+    if out is not None:
+        result.save(out)
+    return result
+
+
+def _metadata(config: RunConfig, seats, streams, name, precision, cap) -> dict:
+    base = config.metadata()
+    a = seats[0].index("A")
+    b = seats[0].index("B")
+    return {"kind": KIND, "game": base["game"], "unit": base["unit"], "players": config.players,
+            "deals": 0, "first_deal": base["first_deal"], "seed": base["seed"], "settings": base["settings"],
+            "outcome": config.game.outcome,
+            "policies": {"A": base["policies"][a], "B": base["policies"][b]},
+            "params": {"A": base["params"][a], "B": base["params"][b]},
+            "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
+                             "streams": [list(s) for s in streams]},
+            "precision": None if precision is None else {"target": precision, "applies_to": WATCHED,
+                                                         "max_deals": cap},
+            "method": METHOD, "confidence": 0.95, "z": Z95, "versions": base["versions"]}
+
+
+def _write(path: Path, frame: pd.DataFrame, meta: dict) -> None:
+    """Parquet with the metadata under the results-file key: a temporary file renamed into place."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from analyser.results_file import META_KEY, check_target
+
+    check_target(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        os.close(fd)
+    except OSError as err:
+        raise UserError(f"cannot write results file {path}: {err.strerror}") from None
+    try:
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               META_KEY: json.dumps(meta, default=_plain)})
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def is_compare_meta(meta: dict) -> bool:
+    """Whether a results file's metadata is a comparison's (``analyser show`` dispatches on it)."""
+    return isinstance(meta, dict) and meta.get("kind") == KIND
+
+
+def load_compare(path: str | Path) -> CompareResult:
+    """Read a file written by ``compare(..., out=...)`` / ``CompareResult.save`` back."""
+    import pyarrow.parquet as pq
+
+    from analyser.results_file import META_KEY
+
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"no results file at {path}")
+    try:
+        pf = pq.ParquetFile(path)
+        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
+        frame = pf.read().to_pandas() if stored is not None else None
+    except Exception as err:  # pyarrow raises several types for a damaged file
+        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__})") from None
+    if stored is None:
+        raise UserError(f"{path} is a Parquet file without analyser metadata")
+    try:
+        meta = json.loads(stored)
+        if not is_compare_meta(meta):
+            raise UserError(f"{path} is not a comparison (written by `analyser compare --out`)")
+        state = meta.pop("paired_state")
+        tally = PairedTally.from_frame(frame, state)
+    except (ValueError, KeyError, TypeError) as err:
+        if isinstance(err, UserError):
+            raise
+        raise UserError(f"{path} has damaged comparison metadata or columns ({type(err).__name__}: {err})") from None
+    return CompareResult(meta, tally)
+
+
+def simulate_to_precision(config: RunConfig, precision: float, max_deals: int = DEFAULT_MAX_DEALS,
+                          threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, keep_records: bool = False,
+                          progress: bool = False, out=None):
+    """``simulate`` with a precision target: ``config.deals`` is the first batch; batches are added
+    until every share interval the tables report (win share per seat and per policy and team, the
+    game's rate columns; the score too where it is a 0/1 payoff, as in Palace) has half-width
+    (high - low) / 2 at most ``precision``, or ``max_deals`` units were played. Mean scores in game
+    units and per-unit means are not watched. Returns a SimulationResult whose meta has
+    ``precision``, ``stop`` and ``stopped`` (the sentence the output prints). With ``out`` the
+    records are kept in memory and written as ``simulate --out`` writes them once the run stops."""
+    from analyser.core.progress import preparing, progress_bar
+    from analyser.core.runner import ChunkRunner, _join, chunks, set_threads
+    from analyser.results import SimulationResult
+    from analyser.stats.tally import Tally
+
+    precision = check_precision(precision)
+    cap = whole_number(max_deals, "--max-deals", 1)
+    if config.deals > cap:
+        raise UserError(f"the first batch ({config.deals:,}) is more than --max-deals ({cap:,})")
+    threads = set_threads(threads)
+    meta = config.metadata()
+    if out is not None:
+        from analyser.results_file import check_target
+
+        check_target(Path(out))
+        keep = keep_records
+        keep_records = True
+    with preparing(progress):
+        runner = ChunkRunner(config)
+    tally = Tally.for_run(config.game, config.players, meta["policies"])
+    kept, batches, sim_seconds = [], [], 0.0
+    t_start = time.perf_counter()
+    done, batch = 0, config.deals
+    try:
+        while True:
+            with progress_bar(batch, f"{config.game.name} x{config.players}", progress) as bar:
+                for start, size in chunks(config.first_deal + done, batch, chunk_size):
+                    t0 = time.perf_counter()
+                    rec = runner.run(start, size)
+                    sim_seconds += time.perf_counter() - t0
+                    tally.add(rec)
+                    if keep_records:
+                        kept.append(rec)
+                    if bar:
+                        bar.advance(size)
+            done += batch
+            half = share_half_width(tally, meta["policies"], config.game)
+            batches.append({"deals": done, "half_width": _plain(half)})
+            reached = math.isfinite(half) and half <= precision
+            if reached or done >= cap:
+                break
+            batch = next_batch(done, half, precision, cap)
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted after {tally.units:,} {plural(config.game.unit)}") from None
+    seconds = time.perf_counter() - t_start
+    stop = {"rule": "precision", "reached": reached, "target": precision, "half_width": _plain(half),
+            "deals": done, "max_deals": cap}
+    meta.update(deals=done, threads=threads, seconds=seconds, simulation_seconds=sim_seconds, stop=stop,
+                stopped=stop_text(stop, config.game.unit), batches=batches,
+                precision={"target": precision, "applies_to": "every share interval (win share, the game's "
+                           "rates; a 0/1 score)", "max_deals": cap})
+    records = _join(kept, config.game.record_dtype) if keep_records else None
+    result = SimulationResult(meta, config.game, tally, seconds, records, sim_seconds)
+    if out is not None:
+        result.save(out)
+        if not keep:
+            result.records = None
+    return result
+
+
+def share_half_width(tally, labels, game) -> float:
+    """The widest half-width among the share intervals simulate's tables report (see simulate_to_precision)."""
+    from analyser.stats.summary import policy_table, seat_table, team_table
+
+    teams = game.team_of(tally.players) if game.teams else None
+    frames = [seat_table(tally, labels, teams, game.unit), policy_table(tally, labels, game.unit)]
+    team = team_table(tally, labels, game.unit)
+    if team is not None:
+        frames.append(team)
+    names = ["win"] + [c.name for c in game.columns if c.per == "seat" and c.kind == "rate"]
+    widest = 0.0
+    for frame in frames:
+        cols = [(f"{q}_ci_low", f"{q}_ci_high") for q in names]
+        if bool(tally.is_binary("seat", "score").all()):
+            cols.append(("score_ci_low", "score_ci_high"))
+        for low, high in cols:
+            w = ((frame[high] - frame[low]) / 2).to_numpy(float)
+            if np.isnan(w).any():
+                return float("nan")
+            widest = max(widest, float(w.max()))
+    return widest
+
+
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
+
+
+def _plain(v):
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        return None if not math.isfinite(v) else float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    return v
+
+
+def _pp(x) -> str:
+    """A share difference in percentage points."""
+    return "-" if x is None or not math.isfinite(x) else f"{100 * x:+.2f}pp"
+
+
+def _hw(x) -> str:
+    """A half-width in percentage points."""
+    return "-" if x is None or not math.isfinite(x) else f"{100 * x:.2f}pp"
+
+
+def _num(x) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:.2f}"

@@ -1,0 +1,433 @@
+"""Figures of a run: win shares against the fair share, game length, paired
+differences, head-to-head and sweep results.
+
+Every function returns a :class:`PlotFigure` (a matplotlib ``Figure``) built with
+the object-oriented API: pyplot is never imported, so no window opens, no
+backend is chosen and no global figure is left open. A notebook shows the
+returned figure inline once (``_repr_png_``); ``fig.savefig(path)`` writes png,
+svg or pdf. Every figure has a title, labelled axes and a caption naming the
+game, players, seed, count and settings of the run.
+"""
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, PercentFormatter
+
+from analyser.core.errors import UserError
+
+INTERVAL = "95% intervals"
+ACCENT, MUTED, FAIR = "#1f5fa8", "#9bb7d9", "#c0392b"
+
+
+class PlotFigure(Figure):
+    """A Figure that a notebook shows inline without pyplot or ``%matplotlib``."""
+
+    def _repr_png_(self) -> bytes:
+        buf = io.BytesIO()
+        self.savefig(buf, format="png", bbox_inches="tight")
+        return buf.getvalue()
+
+
+# ---------------------------------------------------------------- shared helpers
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_plot_path(path) -> Path:
+    """The path of a figure file to write, checked before any run: a known suffix, an existing directory."""
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise UserError(f"cannot plot to {path}: name a {', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]} "
+                        f"file")
+    if not path.parent.is_dir():
+        raise UserError(f"cannot plot to {path}: there is no directory {path.parent}")
+    return path
+
+
+def save_figure(fig: Figure, path) -> Path:
+    """Write ``fig`` as png, svg or pdf (by the suffix), with no GUI backend involved."""
+    path = check_plot_path(path)
+    try:
+        fig.savefig(path)
+    except OSError as err:
+        raise UserError(f"cannot write {path} ({err.strerror or err})") from None
+    return path
+
+
+def new_figure(width: float = 10.0, height: float = 4.0, **subplots):
+    """A constrained-layout figure and its axes (``subplots`` go to ``Figure.subplots``)."""
+    fig = PlotFigure(figsize=(width, height), dpi=100, layout="constrained")
+    return fig, fig.subplots(**subplots)
+
+
+def wrap(label, width: int = 14) -> str:
+    """Break a long label (``saver:keep=6,burn_at=4``) into lines at spaces, commas and colons."""
+    return "\n".join(_wrap_line(line, width) for line in str(label).split("\n"))
+
+
+def _wrap_line(text: str, width: int) -> str:
+    parts, token = [], ""
+    for ch in text:
+        token += ch
+        if ch in " ,:":
+            parts.append(token)
+            token = ""
+    parts.append(token)
+    lines, line = [], ""
+    for part in parts:
+        if line and len(line) + len(part.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += part
+    lines.append(line.rstrip())
+    return "\n".join(x for x in lines if x)
+
+
+def set_ticks(ax, labels: Sequence, axis: str = "x", width: int = 14) -> None:
+    """Category ticks, wrapped; slanted when there are many of them."""
+    texts = [wrap(lab, width) for lab in labels]
+    pos = range(len(texts))
+    if axis == "x":
+        longest = max((len(line) for t in texts for line in t.split("\n")), default=0)
+        many = len(texts) > 4 and longest > 6 or len(texts) > 12
+        ax.set_xticks(pos, texts, rotation=30 if many else 0, ha="right" if many else "center", fontsize=8)
+    else:
+        ax.set_yticks(pos, texts, fontsize=8)
+
+
+def percent_axis(ax, axis: str = "y", decimals: int | None = None) -> None:
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=decimals))
+
+
+def pct(x: float, digits: int = 1) -> str:
+    return "-" if x is None or not np.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def game_spec(meta: dict):
+    """The run's GameSpec (None when the game is not registered here)."""
+    from analyser.core.registry import get_game
+
+    try:
+        return get_game(meta["game"]).for_unit(meta.get("unit"))
+    except Exception:   # a caption must never fail for want of a game
+        return None
+
+
+def game_title(meta: dict, game=None) -> str:
+    game = game or game_spec(meta)
+    return meta.get("title") or (game.title if game else str(meta.get("game", "")))
+
+
+def fair_share(meta: dict, game=None) -> float | None:
+    """A seat's share of the wins when every seat is equally good: win_total(players) / players."""
+    if meta.get("fair_share") is not None:
+        return float(meta["fair_share"])
+    game = game or game_spec(meta)
+    players = meta.get("players")
+    return game.win_total(players) / players if game and players else None
+
+
+def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
+    """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
+    from analyser.core.registry import plural
+
+    game = game or game_spec(meta)
+    parts = [game_title(meta, game)]
+    if meta.get("players"):
+        parts.append(f"{meta['players']} players")
+    if meta.get("seed") is not None:
+        parts.append(f"seed {meta['seed']}")
+    count = meta.get("deals", meta.get("units"))
+    if count is not None:
+        unit = meta.get("unit") or (game.unit if game else "game")
+        aborted = meta.get("aborted")
+        parts.append(f"{int(count):,} {plural(unit)}" + (f" ({aborted:,} aborted)" if aborted else ""))
+    if meta.get("settings"):
+        parts.append(", ".join(f"{k}={v}" for k, v in meta["settings"].items()))
+    parts += [*extra, INTERVAL] if intervals else extra
+    return " · ".join(parts)
+
+
+def caption(fig, meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> None:
+    """The caption at the bottom of the figure, wrapped to its width (constrained layout makes room)."""
+    import textwrap
+
+    chars = int(fig.get_figwidth() * 14)       # about 14 characters of 8-point text an inch
+    fig.supxlabel(textwrap.fill(caption_text(meta, game, extra, intervals), chars), fontsize=8, color="#444444")
+
+
+def _result_caption(fig, result) -> None:
+    caption(fig, {**result.meta, "aborted": result.tally.aborted}, result.game, [f"win = {result.game.outcome}"])
+
+
+# ---------------------------------------------------------------- a simulate result
+
+def _interval_points(ax, frame: pd.DataFrame, labels: list[str], fair: float | None, title: str) -> None:
+    """Win share points with 95% interval bars, the fair share dashed."""
+    mean = frame["win_rate"].to_numpy(float)
+    err = np.abs(np.vstack([mean - frame["win_ci_low"].to_numpy(float), frame["win_ci_high"].to_numpy(float) - mean]))
+    x = np.arange(len(mean))
+    ax.errorbar(x, mean, yerr=err, fmt="o", color=ACCENT, ecolor=ACCENT, capsize=5, ms=6, lw=1.5, label="win share")
+    for xi, m in zip(x, mean, strict=True):
+        ax.annotate(pct(m), (xi, m), xytext=(7, 0), textcoords="offset points", va="center", fontsize=8)
+    if fair is not None:
+        ax.axhline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {pct(fair)}")
+    ax.set_xlim(-0.6, len(mean) - 0.4)
+    set_ticks(ax, labels)
+    percent_axis(ax)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _win_panels(result, ax_seat, ax_policy) -> None:
+    fair = fair_share(result.meta, result.game)
+    seats = result.summary
+    _interval_points(ax_seat, seats, [f"seat {s}\n({p})" for s, p in zip(seats["seat"], seats["policy"], strict=True)],
+                     fair, "per seat")
+    pol = result.by_policy
+    _interval_points(ax_policy, pol, [f"{p}\n(seats {s})" for p, s in zip(pol["policy"], pol["seats"], strict=True)],
+                     fair, "per policy (its seats pooled)")
+    ax_seat.set_ylabel("win share")
+    ax_policy.legend(fontsize=8, loc="best")
+
+
+def _length_panel(result, ax) -> None:
+    """Distribution of the completed units' length, mean and 95th percentile marked."""
+    from analyser.core.registry import plural
+
+    game, hist = result.game, np.asarray(result.tally.length_hist, float)
+    units = plural(game.unit)
+    ax.set_xlabel(f"{game.length} per {game.unit}")
+    ax.set_ylabel(f"share of {units}")
+    ax.set_title(f"length of completed {units}", fontsize=10)
+    total = hist.sum()
+    if total == 0:
+        ax.text(0.5, 0.5, f"no completed {units}", ha="center", va="center", transform=ax.transAxes)
+        return
+    nz = np.flatnonzero(hist)
+    lo, hi = int(nz[0]), int(nz[-1])
+    step = max(1, math.ceil((hi - lo + 1) / 60))           # at most about 60 bars
+    edges = np.arange(lo, hi + step + 1, step) - 0.5
+    x = np.arange(hist.size)
+    ax.hist(x, bins=edges, weights=hist / total, color=MUTED, edgecolor=ACCENT, lw=0.4)
+    if hi - lo < 20:                                        # a narrow spread: some room either side
+        ax.set_xlim((lo + hi) / 2 - 12, (lo + hi) / 2 + 12)
+    fig = result.figures
+    ax.axvline(fig["length_mean"], color=ACCENT, lw=1.5, label=f"mean {fig['length_mean']:,.1f}")
+    ax.axvline(fig["length_p95"], color=FAIR, ls="--", lw=1.2, label=f"95th percentile {fig['length_p95']:,.0f}")
+    percent_axis(ax)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(axis="y", alpha=0.3)
+    if step > 1:
+        ax.text(0.99, 0.6, f"bins of {step}", ha="right", transform=ax.transAxes, fontsize=7, color="#666666")
+
+
+def win_shares(result) -> PlotFigure:
+    """Win share per seat and per policy with 95% intervals, against the fair share."""
+    n_seats, n_pol = len(result.summary), len(result.by_policy)
+    fig, (a, b) = new_figure(10, 4, ncols=2, sharey=True, width_ratios=[max(n_seats, 2), max(n_pol, 2)])
+    _win_panels(result, a, b)
+    fig.suptitle(f"{result.game.title}: win share per seat and per policy")
+    _result_caption(fig, result)
+    return fig
+
+
+def length_distribution(result) -> PlotFigure:
+    """Histogram of the completed units' length (``tally.length_hist``)."""
+    fig, ax = new_figure(10, 4)
+    _length_panel(result, ax)
+    fig.suptitle(f"{result.game.title}: {result.game.length} per {result.game.unit}")
+    _result_caption(fig, result)
+    return fig
+
+
+def result_figure(result) -> PlotFigure:
+    """The default figure of a SimulationResult: win shares per seat and per policy, and length."""
+    n_seats, n_pol = len(result.summary), len(result.by_policy)
+    fig, (a, b, c) = new_figure(12, 4.5, ncols=3, width_ratios=[max(n_seats, 2), max(n_pol, 2), 4])
+    b.sharey(a)
+    _win_panels(result, a, b)
+    _length_panel(result, c)
+    fig.suptitle(f"{result.game.title}: who wins, and how long a {result.game.unit} lasts")
+    _result_caption(fig, result)
+    return fig
+
+
+# ---------------------------------------------------------------- comparisons, tournaments, sweeps
+
+def _is_share(name: str) -> bool:
+    return any(w in str(name).lower() for w in ("win", "share", "rate"))
+
+
+def paired_difference(frame: pd.DataFrame, meta: dict) -> PlotFigure:
+    """One panel per row of ``frame``: the paired difference with its 95% interval, the
+    independent interval lighter beside it, and zero.
+
+    Columns: ``quantity`` (e.g. "win share", "score"), ``difference``, ``ci_low``,
+    ``ci_high``; optional ``independent_ci_low``/``independent_ci_high``, ``percent``
+    (default: quantities naming a win, share or rate). ``meta`` may name the two
+    sides as ``a`` and ``b``.
+    """
+    rows = frame.to_dict("records")
+    fig, axes = new_figure(10, 1.1 + 1.25 * len(rows), nrows=len(rows), squeeze=False)
+    for ax, row in zip(axes[:, 0], rows, strict=True):
+        percent = bool(row.get("percent", _is_share(row["quantity"])))
+        d = row["difference"]
+        ax.errorbar([d], [1], xerr=[[d - row["ci_low"]], [row["ci_high"] - d]], fmt="o", color=ACCENT,
+                    capsize=5, lw=2, label="paired 95% interval")
+        labels = ["paired 95%"]
+        if pd.notna(row.get("independent_ci_low", np.nan)):
+            ax.errorbar([d], [0], xerr=[[d - row["independent_ci_low"]], [row["independent_ci_high"] - d]],
+                        fmt="o", color=MUTED, capsize=5, lw=2, label="independent 95% interval")
+            labels = ["independent 95%", "paired 95%"]
+        ax.set_yticks(range(2 - len(labels), 2), labels, fontsize=8)
+        ax.set_ylim(-0.6 if len(labels) == 2 else 0.4, 1.6)
+        ax.axvline(0, color="#333333", lw=1)
+        value = f"{100 * d:+.2f} percentage points" if percent else f"{d:+.3g}"
+        ax.set_title(f"{row['quantity']}: {value}", fontsize=10, loc="left")
+        if percent:
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
+        ax.set_xlabel(row["quantity"] + (" (percentage points)" if percent else ""), fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    # the y tick labels say which interval is which: no legend to cover a point
+    sides = f" ({meta['a']} − {meta['b']})" if meta.get("a") and meta.get("b") else ""
+    fig.suptitle(f"{game_title(meta)}: paired difference{sides}")
+    caption(fig, meta)
+    return fig
+
+
+def _ink(rgba) -> str:
+    """Black or white text, whichever reads on a cell of this colour."""
+    r, g, b = rgba[:3]
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "white"
+
+
+def _heat(fig, ax, values: np.ndarray, centre: float | None, label: str, percent: bool):
+    """A heat map of ``values`` (NaN grey) with its colour bar; a diverging map around ``centre``."""
+    from matplotlib import colormaps
+    from matplotlib.colors import TwoSlopeNorm
+
+    finite = values[np.isfinite(values)]
+    lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+    if centre is not None and lo < centre < hi:
+        norm, cmap = TwoSlopeNorm(centre, lo, hi), "RdBu"
+    else:
+        norm, cmap = None, "viridis"
+    im = ax.imshow(np.ma.masked_invalid(values), cmap=colormaps[cmap].with_extremes(bad="#dddddd"), norm=norm,
+                   aspect="auto")
+    bar = fig.colorbar(im, ax=ax, shrink=0.9)
+    bar.set_label(label, fontsize=8)
+    if percent:
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    return im
+
+
+def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFrame, meta: dict) -> PlotFigure:
+    """Win share of each row policy against each column policy, the value and its 95%
+    interval in each cell (NaN cells, e.g. the diagonal, grey)."""
+    values = matrix.to_numpy(float)
+    low, high = ci_low.reindex_like(matrix).to_numpy(float), ci_high.reindex_like(matrix).to_numpy(float)
+    n = max(values.shape)
+    fig, ax = new_figure(max(6.0, 1.6 + 1.3 * values.shape[1]), max(4.0, 1.6 + 0.75 * values.shape[0]))
+    fair = fair_share(meta) or 0.5         # two policies head to head, unless the run says otherwise
+    im = _heat(fig, ax, values, fair, "win share of the row policy", True)
+    size = 8 if n <= 6 else 6
+    for i, j in np.ndindex(values.shape):
+        v = values[i, j]
+        text = "–" if not np.isfinite(v) else f"{pct(v)}\n({pct(low[i, j])}–{pct(high[i, j])})"
+        ink = "black" if not np.isfinite(v) else _ink(im.cmap(im.norm(v)))
+        ax.text(j, i, text, ha="center", va="center", fontsize=size, color=ink)
+    set_ticks(ax, list(matrix.columns))
+    set_ticks(ax, list(matrix.index), axis="y")
+    ax.set_xlabel("against (column policy)")
+    ax.set_ylabel("policy (row)")
+    fig.suptitle(f"{game_title(meta)}: head-to-head win share, row against column")
+    caption(fig, meta, extra=[f"fair share {pct(fair)}"] if fair is not None else [])
+    return fig
+
+
+def _ci_columns(frame: pd.DataFrame, value: str) -> tuple[str, str]:
+    """``win_rate`` -> ``win_ci_low``/``win_ci_high``; else ``ci_low``/``ci_high``."""
+    base = value.rsplit("_", 1)[0]
+    for low, high in ((f"{base}_ci_low", f"{base}_ci_high"), ("ci_low", "ci_high")):
+        if low in frame and high in frame:
+            return low, high
+    raise ValueError(f"the sweep frame has no interval columns for {value} ({base}_ci_low or ci_low)")
+
+
+def _params(frame: pd.DataFrame, value: str, given: Sequence[str | None], count: int) -> list[str]:
+    """The parameter columns: those given, else the first columns that are neither the value nor an interval."""
+    if all(given):
+        return list(given)
+    free = [c for c in frame.columns if c != value and "ci_" not in str(c)]
+    return free[:count]
+
+
+def _label(name: str) -> str:
+    return str(name).replace("_rate", " share").replace("_mean", "").replace("_", " ")
+
+
+def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: str = "win_rate",
+                best: str = "max") -> PlotFigure:
+    """``value`` against the parameter ``x`` (default: the first other column) with its
+    95% band shaded and the best point (``best``: "max" or "min") marked."""
+    (x,) = _params(frame, value, [x], 1)
+    data = frame.sort_values(x)
+    low_col, high_col = _ci_columns(data, value)
+    xs, ys = data[x].to_numpy(float), data[value].to_numpy(float)
+    fig, ax = new_figure(10, 4)
+    ax.fill_between(xs, data[low_col].to_numpy(float), data[high_col].to_numpy(float), color=MUTED, alpha=0.5,
+                    lw=0, label="95% interval")
+    ax.plot(xs, ys, "o-", color=ACCENT, ms=4, lw=1.5, label=_label(value))
+    k = int(np.nanargmax(ys) if best == "max" else np.nanargmin(ys))
+    shown = pct(ys[k]) if _is_share(value) else f"{ys[k]:.3g}"
+    ax.plot([xs[k]], [ys[k]], "*", color=FAIR, ms=14, label=f"best: {x} = {xs[k]:g} ({shown})", zorder=3)
+    fair = fair_share(meta) if _is_share(value) else None
+    if fair is not None:
+        ax.axhline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {pct(fair)}")
+    if _is_share(value):
+        percent_axis(ax)
+    policy = f"{meta['policy']}: " if meta.get("policy") else ""
+    ax.set_xlabel(f"{policy}{x}")
+    ax.set_ylabel(_label(value))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    fig.suptitle(f"{game_title(meta)}: {_label(value)} against {policy}{x}")
+    caption(fig, meta)
+    return fig
+
+
+def sweep_heatmap(frame: pd.DataFrame, meta: dict, x: str | None = None, y: str | None = None,
+                  value: str = "win_rate", best: str = "max") -> PlotFigure:
+    """``value`` over a grid of two parameters (default: the first two other columns), the best cell outlined."""
+    from matplotlib.patches import Rectangle
+
+    x, y = _params(frame, value, [x, y], 2)
+    grid = frame.pivot_table(index=y, columns=x, values=value, aggfunc="mean").sort_index().sort_index(axis=1)
+    values = grid.to_numpy(float)
+    percent = _is_share(value)
+    fig, ax = new_figure(max(6.0, 2.0 + 0.9 * values.shape[1]), max(4.0, 1.6 + 0.5 * values.shape[0]))
+    im = _heat(fig, ax, values, fair_share(meta) if percent else None, _label(value), percent)
+    if values.size <= 150:
+        for i, j in np.ndindex(values.shape):
+            v = values[i, j]
+            if np.isfinite(v):
+                ax.text(j, i, pct(v) if percent else f"{v:.3g}", ha="center", va="center",
+                        fontsize=7, color=_ink(im.cmap(im.norm(v))))
+    i, j = np.unravel_index(np.nanargmax(values) if best == "max" else np.nanargmin(values), values.shape)
+    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="#ffb000", lw=3))
+    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.columns])
+    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.index], axis="y")
+    policy = f"{meta['policy']}: " if meta.get("policy") else ""
+    ax.set_xlabel(f"{policy}{x}")
+    ax.set_ylabel(f"{policy}{y}")
+    fig.suptitle(f"{game_title(meta)}: {_label(value)} over {x} and {y}")
+    caption(fig, meta, extra=[f"best: {x} = {grid.columns[j]}, {y} = {grid.index[i]} (outlined)"], intervals=False)
+    return fig

@@ -1,0 +1,77 @@
+"""``analyser compare``: table, JSON and CSV output, results files, one-line errors with exit code 2."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from analyser.cli.main import app
+from analyser.comparison import load_compare
+
+runner = CliRunner()
+BASE = ["compare", "palace", "--policy", "saver", "--policy", "lowest", "--no-progress"]
+
+
+def test_table_at_80_columns():
+    r = subprocess.run([sys.executable, "-m", "analyser.cli.main", *BASE, "-n", "300", "--players", "4"],
+                       capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "A's advantage over B" in out and "rotations of ABBB and BAAA" in out and "fixed: 300 games" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out
+
+
+def test_json_and_csv():
+    r = runner.invoke(app, [*BASE, "-n", "200", "--seed", "2", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["policies"] == {"A": "saver", "B": "lowest"} and data["arrangements"]["count"] == 8
+    win = data["summary"][0]
+    assert win["quantity"] == "win share difference" and win["ci_low"] <= win["estimate"] <= win["ci_high"]
+    r = runner.invoke(app, [*BASE, "-n", "200", "-f", "csv", "-p", "2"])
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("quantity,estimate,ci_low,ci_high,half_width") and len(lines) == 3
+
+
+def test_precision_and_out(tmp_path):
+    path = tmp_path / "c.parquet"
+    r = runner.invoke(app, [*BASE, "-p", "2", "--precision", "0.2", "-n", "100", "--out", str(path), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["stop"]["reached"] and data["precision"]["target"] == 0.2
+    assert load_compare(path).to_dict()["summary"] == data["summary"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--policy", "saver"], "compare takes exactly two policies, A and B, not 1"),
+    ([], "compare takes exactly two policies, A and B, not 0"),
+    (["--policy", "saver", "--policy", "lowest", "--policy", "random"], "not 3"),
+    (["--policy", "saver", "--policy", "clever"], "clever"),
+    (["--policy", "saver", "--policy", "lowest", "--precision", "0"], "precision must be a half-width"),
+    (["--policy", "saver", "--policy", "lowest", "--precision", "2"], "precision must be a half-width"),
+    (["--policy", "saver", "--policy", "lowest", "--precision", "-1"], "precision must be a half-width"),
+    (["--policy", "saver", "--policy", "lowest", "--precision", "0.01", "--max-deals", "0"], "--max-deals must"),
+    (["--policy", "saver", "--policy", "lowest", "--precision", "0.01", "-n", "20", "--max-deals", "10"],
+     "more than --max-deals"),
+    (["--policy", "saver", "--policy", "lowest", "-n", "0"], "the number of games must be from 1"),
+    (["--policy", "saver", "--policy", "lowest", "--players", "5"], "palace is for 2 to 4 players"),
+    (["--policy", "saver", "--policy", "lowest", "--seed", "-1"], "seed must be from 0"),
+    (["--policy", "saver", "--policy", "lowest", "--threads", "0"], "threads must be"),
+    (["--policy", "saver", "--policy", "lowest", "--rule", "short_game=maybe"], "on or off"),
+    (["--policy", "saver", "--policy", "lowest", "-n", "5", "--games", "6"], "are one option"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    r = runner.invoke(app, ["compare", "palace", *args, "--no-progress"])
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.stderr and r.stderr.strip().count("\n") == 0, r.stderr
+    assert message in r.stderr
+
+
+def test_unknown_game_and_bad_out(tmp_path):
+    r = runner.invoke(app, ["compare", "chess", "--policy", "a", "--policy", "b"])
+    assert r.exit_code == 2 and "unknown game 'chess'" in r.stderr
+    r = runner.invoke(app, [*BASE, "-n", "10", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "it is a directory" in r.stderr and list(tmp_path.iterdir()) == []

@@ -1,0 +1,100 @@
+"""Paired (duplicate-deal) statistics on constructed records whose truth is known exactly."""
+import numpy as np
+import pytest
+
+from analyser.comparison import arrangements
+from analyser.games.palace.records import RECORD_DTYPE
+from analyser.stats.paired import PairedTally, arrangement_frame, summary_frame
+
+SEATS, STREAMS, _ = arrangements(2)
+A_SEATS = [[s.index("A")] for s in SEATS]
+B_SEATS = [[s.index("B")] for s in SEATS]
+
+
+def constructed(n, advantage, rng, deal_effect=0.4, abort_share=0.0):
+    """Two-seat records of AB and BA on n deals: seat 0 wins with probability 0.5 + u[d] +- advantage
+    (+ when A sits there), u[d] uniform in [-deal_effect, deal_effect] (the deal's favour for seat 0).
+    A's expected win share difference is then exactly 2 * advantage, whatever the deal effect."""
+    u = rng.uniform(-deal_effect, deal_effect, n)
+    plays = []
+    for seats in SEATS:
+        p0 = 0.5 + u + (advantage if seats[0] == "A" else -advantage)
+        first = rng.random(n) < p0
+        rec = np.zeros(n, RECORD_DTYPE)
+        rec["win"][:, 0], rec["win"][:, 1] = first, ~first
+        rec["score"] = rec["win"]
+        rec["aborted"] = rng.random(n) < abort_share
+        plays.append(rec)
+    return plays
+
+
+def tally_of(plays, n):
+    return PairedTally(len(SEATS)).add(np.arange(n), plays, A_SEATS, B_SEATS)
+
+
+@pytest.mark.parametrize("advantage", [0.0, 0.05])
+def test_paired_interval_covers_the_truth_at_about_95_percent(advantage):
+    rng = np.random.default_rng(11)
+    truth, reps, covered = 2 * advantage, 300, 0
+    for _ in range(reps):
+        row = summary_frame(tally_of(constructed(300, advantage, rng), 300)).iloc[0]
+        covered += row["ci_low"] <= truth <= row["ci_high"]
+    assert 0.91 <= covered / reps <= 0.99, covered
+
+
+def test_paired_beats_independent_when_deals_matter():
+    rng = np.random.default_rng(3)
+    row = summary_frame(tally_of(constructed(4000, 0.02, rng), 4000)).iloc[0]
+    assert row["half_width"] < row["independent_half_width"]
+    assert row["variance_reduction"] == pytest.approx((row["independent_half_width"] / row["half_width"]) ** 2)
+    assert row["variance_reduction"] > 1.2          # 1 / (1 - 4 var(u)) = 1.27 in expectation
+    flat = summary_frame(tally_of(constructed(4000, 0.02, rng, deal_effect=0.0), 4000)).iloc[0]
+    assert 0.87 < flat["variance_reduction"] < 1.15      # no deal effect: nothing to gain, nothing lost
+
+
+def test_the_numbers_by_hand():
+    rng = np.random.default_rng(5)
+    plays = constructed(500, 0.03, rng, abort_share=0.02)
+    t = tally_of(plays, 500)
+    aborted = plays[0]["aborted"] | plays[1]["aborted"]
+    x = np.stack([2.0 * p["win"][:, s.index("A")] - 1 for p, s in zip(plays, SEATS, strict=True)])
+    keep = ~aborted
+    a = x[:, keep].mean(axis=0)
+    row = summary_frame(t).iloc[0]
+    assert t.dropped == aborted.sum() and t.kept == keep.sum()
+    assert row["estimate"] == pytest.approx(a.mean())
+    assert row["half_width"] == pytest.approx(1.959963984540054 * a.std(ddof=1) / np.sqrt(a.size))
+    var_k = x[:, keep].var(axis=1, ddof=1)
+    assert row["independent_half_width"] == pytest.approx(1.959963984540054 * np.sqrt(var_k.mean() / (2 * a.size)))
+    arr = arrangement_frame(t, SEATS, STREAMS)
+    assert list(arr["seats"]) == ["AB", "BA"]
+    assert arr["win_diff"].to_numpy() == pytest.approx(x[:, keep].mean(axis=1))
+
+
+def test_chunks_add_up_to_the_whole():
+    rng = np.random.default_rng(9)
+    plays = constructed(1000, 0.01, rng, abort_share=0.01)
+    whole = tally_of(plays, 1000)
+    parts = PairedTally(2)
+    for lo in range(0, 1000, 300):
+        parts.add(np.arange(lo, min(lo + 300, 1000)), [p[lo: lo + 300] for p in plays], A_SEATS, B_SEATS)
+    assert summary_frame(parts).equals(summary_frame(whole))
+    back = PairedTally.from_frame(whole.frame(), whole.state())
+    assert summary_frame(back).equals(summary_frame(whole))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_arrangements_are_balanced_and_keep_streams_apart(players):
+    seats, streams, name = arrangements(players)
+    assert len(seats) == (2 if players == 2 else 2 * players)
+    assert name == ("rotations of AB" if players == 2 else
+                    f"rotations of {'A' + 'B' * (players - 1)} and {'B' + 'A' * (players - 1)}")
+    for s in range(players):     # each policy in every seat equally often
+        assert sum(x[s] == "A" for x in seats) == sum(x[s] == "B" for x in seats)
+    a_ids = {i for x, st in zip(seats, streams, strict=True) for c, i in zip(x, st, strict=True) if c == "A"}
+    b_ids = {i for x, st in zip(seats, streams, strict=True) for c, i in zip(x, st, strict=True) if c == "B"}
+    assert not a_ids & b_ids and max(a_ids | b_ids) < 15
+    for x, st in zip(seats, streams, strict=True):  # a rotation moves each stream id with its instance
+        base = 0 if seats.index(x) < players else players
+        r = seats.index(x) - base
+        assert all(st[(s + r) % players] == streams[base][s] for s in range(players))
