@@ -190,12 +190,7 @@ def test_a_real_run_has_figures_in_range_that_survive_a_results_file(run, tmp_pa
     rebuilt = run_figures(Tally.for_run(run.game, run.tally.players, run.labels).add(run.records))   # as load() does
     for key in BALANCE_KEYS:
         assert rebuilt[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
-    try:
-        path = run.save(tmp_path / "r.parquet")
-    except ValueError as err:
-        if "1-dimensional" in str(err):      # Enemy Anemone's 2-D hand_score field: results_file cannot write it yet
-            pytest.xfail(f"{run.game.name} results files cannot be written: {err}")
-        raise
+    path = run.save(tmp_path / "r.parquet")
     back = analyser.results.load(path).figures
     for key in BALANCE_KEYS:
         assert back[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
