@@ -98,6 +98,21 @@ def compare(*args, **kwargs):
     return _compare(*args, **kwargs)
 
 
+def sweep(*args, **kwargs):
+    """One seat's policy parameters over values on common deals; see :func:`analyser.sweeps.sweep`."""
+    from analyser.sweeps import sweep as _sweep
+
+    return _sweep(*args, **kwargs)
+
+
+def tournament(*args, **kwargs):
+    """Every pair of policies on common duplicate deals: head-to-head matrix and ratings;
+    see :func:`analyser.tournaments.tournament`."""
+    from analyser.tournaments import tournament as _tournament
+
+    return _tournament(*args, **kwargs)
+
+
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
     from analyser.results import load as _load
@@ -112,7 +127,8 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "compare", "load", "register_game", "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "load", "register_game",
+           "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.core.errors import UserError
-from analyser.core.registry import GameSpec, get_game, plural
+from analyser.core.registry import GameSpec, get_game, lazy, plural
 from analyser.results_file import META_KEY
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
@@ -187,7 +187,12 @@ def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarr
     return rec
 
 
-def load(path: str | Path) -> SimulationResult:
+# Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
+OTHER_RESULTS = {"compare": "analyser.comparison:load_compare", "sweep": "analyser.sweeps:load_sweep",
+                 "tournament": "analyser.tournaments:load_tournament"}
+
+
+def load(path: str | Path):
     """Read a results file back into a SimulationResult (records included)."""
     import pyarrow.parquet as pq
 
@@ -206,10 +211,8 @@ def load(path: str | Path) -> SimulationResult:
                         f"policies); only files written by `analyser simulate --out` can be shown")
     try:
         meta = json.loads(stored)
-        if meta.get("kind") == "compare":
-            from analyser.comparison import load_compare
-
-            return load_compare(path)
+        if meta.get("kind") in OTHER_RESULTS:       # a comparison, tournament or sweep file
+            return lazy(OTHER_RESULTS[meta["kind"]])(path)
         game = get_game(meta["game"]).for_unit(meta.get("unit"))   # a run of single hands says "hands"
         players = int(meta["players"])
         labels = list(meta["policies"])

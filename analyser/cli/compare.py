@@ -24,6 +24,7 @@ from analyser.cli.common import (
     one_of,
     user_errors,
 )
+from analyser.cli.plot import PLOT_HELP
 
 POLICY_HELP = ("Give it exactly twice: policy A, then policy B (NAME or NAME:PARAM=VALUE,...). "
                "`analyser policies GAME` lists them.")
@@ -66,6 +67,7 @@ def compare(
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=FILE, show_default=False,
         help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = Format.table,
     no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
@@ -77,9 +79,11 @@ def compare(
 
     A's advantage in win share and score: a 95% interval paired by deal, the one independent deals would give.
     """
+    from analyser.cli.plot import checked_plot_path, write_plot
     from analyser.comparison import compare as run_compare
     from analyser.core.registry import parse_rule_args
 
+    plot = checked_plot_path(plot)
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     result = run_compare(game, policies=policy or [], players=players, deals=count, seed=seed,
                          rules=parse_rule_args(rule), threads=threads, precision=precision, max_deals=max_deals,
@@ -87,6 +91,8 @@ def compare(
     print_compare(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
+    if plot is not None:
+        write_plot(result.plot(), plot)
 
 
 def print_compare(result, fmt: Format | str = Format.table, console=None):

@@ -102,14 +102,16 @@ def simulate(
 @user_errors
 def show(
     file: Annotated[Path, typer.Argument(metavar=FILE, show_default=False,
-                                         help="A results file written by `simulate --out` or `compare --out`.")],
+                                         help="A results file written with --out.")],
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = Format.table,
 ):
-    """Print the summary of a results file written by `simulate --out` or `compare --out` again."""
-    from analyser.cli.compare import print_compare
-    from analyser.comparison import CompareResult
+    """Print the summary of a results file again: `simulate`, `compare`, `tournament` or `sweep` with --out."""
+    from analyser.core.registry import lazy
     from analyser.results import load
 
     result = load(file)
-    (print_compare if isinstance(result, CompareResult) else print_result)(result, fmt)
+    kind = result.meta.get("kind")
+    printer = {"compare": "analyser.cli.compare:print_compare", "sweep": "analyser.cli.sweep:print_sweep",
+               "tournament": "analyser.cli.tournament:print_tournament"}.get(kind)
+    (lazy(printer) if printer else print_result)(result, fmt)

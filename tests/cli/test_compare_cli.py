@@ -75,3 +75,16 @@ def test_unknown_game_and_bad_out(tmp_path):
     assert r.exit_code == 2 and "unknown game 'chess'" in r.stderr
     r = runner.invoke(app, [*BASE, "-n", "10", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "it is a directory" in r.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_plot_file_and_show(tmp_path):
+    """--plot draws the paired difference; `show` and `plot` read a comparison file back."""
+    out, png = tmp_path / "c.parquet", tmp_path / "c.png"
+    r = runner.invoke(app, ["compare", "palace", "--policy", "saver", "--policy", "lowest", "-p", "2", "-n", "200",
+                            "--no-progress", "--out", str(out), "--plot", str(png)])
+    assert r.exit_code == 0, r.output
+    assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+    shown = runner.invoke(app, ["show", str(out)])
+    assert shown.exit_code == 0 and "A's advantage over B" in shown.stdout
+    again = runner.invoke(app, ["plot", str(out), "--out", str(tmp_path / "again.svg")])
+    assert again.exit_code == 0 and (tmp_path / "again.svg").stat().st_size > 10_000

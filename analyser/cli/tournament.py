@@ -1,0 +1,185 @@
+"""``analyser tournament``: every pair of policies on common duplicate deals, a head-to-head
+matrix and Bradley-Terry ratings."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyser.cli.common import (
+    DEFAULT_PLAYERS,
+    FILE,
+    GAME,
+    POLICY,
+    RULE,
+    Format,
+    N,
+    complete_game,
+    complete_policy,
+    complete_rule,
+    complete_unit,
+    one_of,
+    user_errors,
+)
+from analyser.cli.plot import PLOT_HELP
+
+POLICY_HELP = ("A policy in the tournament (NAME or NAME:PARAM=VALUE,...); give two or more, each once. "
+               "The first is the ratings' reference. `analyser policies GAME` lists them.")
+PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
+                "two, each pair A, B fills the seats in the rotations of ABB..B and BAA..A.")
+FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the head-to-head matrix in long "
+               "form (policy, against, win_share, ci_low, ci_high). Default: table.")
+
+
+@user_errors
+def tournament(
+    game: Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
+                                        autocompletion=complete_game, show_default=False)],
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--deals", "-n", metavar=N, show_default=False,
+        help="Deals per pair, each in every arrangement; every pair plays the same deals (--count, --games and "
+             "--matches are other names for it). Default: 10,000; with --precision the first batch, "
+             "default 1,000.")] = None,
+    count2: Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)] = None,
+    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
+    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
+    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
+                                                show_default=False,
+                                                help="A whole game or match (default), or a single hand.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                      help="Run seed: with the settings it fixes every deal. Default: 0.")] = 0,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
+                                                      show_default=False,
+                                                      help="A rule setting NAME=VALUE, repeatable.")] = None,
+    precision: Annotated[float | None, typer.Option(
+        "--precision", metavar="H", show_default=False,
+        help="Add deals to every pair until each head-to-head cell's 95% interval has half-width at most H "
+             "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
+    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
+                                           help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", "-t", metavar=N, show_default=False,
+        help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=FILE, show_default=False,
+        help="Also write the pairs, the ratings and the configuration to this Parquet FILE.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False, help=FORMAT_HELP)] = Format.table,
+    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
+                                              help="Show no progress bar (it goes to stderr).")] = False,
+):
+    """Play every pair of policies on the same duplicate deals: a head-to-head matrix and ratings.
+
+    Each cell is the row policy's win share per seat against the column policy, paired by deal, with its
+    95% interval.
+
+    Ratings: Bradley-Terry strengths fitted by statsmodels (a binomial GLM), the first policy at 0, on an
+    Elo-like scale too.
+    """
+    from analyser.cli.plot import checked_plot_path, write_plot
+    from analyser.core.registry import parse_rule_args
+    from analyser.tournaments import tournament as run_tournament
+
+    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    plot = checked_plot_path(plot)
+    result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
+                            rules=parse_rule_args(rule), threads=threads, precision=precision,
+                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress)
+    print_tournament(result, fmt)
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
+    if plot is not None:
+        write_plot(result.plot(), plot)
+
+
+def print_tournament(result, fmt: Format | str = Format.table, console=None):
+    """Print a TournamentResult as tables, one JSON object, or CSV of the head-to-head matrix (long form)."""
+    fmt = Format(fmt)
+    if fmt == Format.json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    elif fmt == Format.csv:
+        result.head_to_head().to_csv(sys.stdout, index=False)
+    else:
+        print_tournament_tables(result, console)
+
+
+def _cell(value, low, high, wide: bool) -> str:
+    if not math.isfinite(value):
+        return "-"
+    half = max(value - low, high - value)
+    return f"{100 * value:.1f}%" + (" " if wide else "\n") + f"±{100 * half:.1f}"
+
+
+def _signed(x, digits: int) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:+.{digits}f}"
+
+
+def print_tournament_tables(result, console=None):
+    from rich.console import Console
+    from rich.table import Table
+
+    from analyser.cli.tables import _whole_numbers
+    from analyser.core.registry import get_game, plural
+
+    console = console or Console()
+    m = result.meta
+    units = plural(m["unit"])
+    arr = m["arrangements"]
+    settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
+    try:
+        title = get_game(m["game"]).title
+    except Exception:  # a file of a game not registered here still prints
+        title = m["game"]
+    names = result.policies
+    console.print(f"[bold]{title}[/bold]: {len(names)} policies, {len(m['pairs'])} pairs; {m['players']} players, "
+                  f"{m['deals']:,} {units} per pair, seed {m['seed']} ({settings}). Every pair plays the same deals, "
+                  f"each in {arr['count']} arrangements ({arr['name']}).")
+    matrix, low, high = result.matrix, result.ci_low, result.ci_high
+    wide = 12 + len(names) * 14 <= console.width
+    fair = m.get("fair_share")
+    caption = "row policy's mean win share per seat against the column policy, paired 95% interval"
+    if fair is not None:
+        caption += f"; fair share {100 * fair:.1f}%"
+    table = Table(title="Head to head (row against column)", title_justify="left", caption=caption,
+                  caption_justify="left")
+    table.add_column("policy", justify="left", overflow="fold")
+    for k in range(len(names)):
+        table.add_column(str(k + 1), justify="right", overflow="fold")
+    for i, row in enumerate(names):
+        table.add_row(f"{i + 1} {row}", *[_cell(matrix.iloc[i, j], low.iloc[i, j], high.iloc[i, j], wide)
+                                          for j in range(len(names))])
+    model = m["model"]
+    ratings = Table(title="Ratings (95% intervals, relative to the reference)", title_justify="left",
+                    caption=f"{model['name']}, reference: {model['reference']}; Elo = 400 / ln 10 x rating",
+                    caption_justify="left")
+    for name, left in (("rank", False), ("policy", True), ("rating", False), ("Elo", False)):
+        ratings.add_column(name, justify="left" if left else "right", overflow="fold")
+    for r in result.ratings.to_dict("records"):
+        ratings.add_row(str(r["rank"]), r["policy"],
+                        f"{_signed(r['rating'], 2)} [{_signed(r['ci_low'], 2)}, {_signed(r['ci_high'], 2)}]",
+                        f"{_signed(r['elo'], 0)} [{_signed(r['elo_ci_low'], 0)}, {_signed(r['elo_ci_high'], 0)}]")
+    run = Table(title="Per run", title_justify="left", show_header=False)
+    run.add_column(justify="left", overflow="fold")
+    run.add_column(justify="right", overflow="fold")
+    dropped = int(result.tally.dropped.sum())
+    run.add_row(f"{units} dropped (aborted), all pairs", f"{dropped:,}")
+    run.add_row("stop", m["stopped"])
+    if m.get("precision"):
+        run.add_row("precision applies to", m["precision"]["applies_to"])
+    if model.get("dispersion") is not None:
+        run.add_row("fit: Pearson dispersion (about 1 if it fits)", f"{model['dispersion']:.2f}")
+    if m.get("plays_per_second"):
+        run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
+    for tab in (table, ratings, run):
+        console.print(_whole_numbers(tab))
+    console.print("The win shares of one deal's arrangements are not independent games: each pair counts as its "
+                  "effective number of games (from its paired per-deal variance). The pairs share deals; the fit "
+                  "treats them as independent.")

@@ -1,0 +1,462 @@
+"""A round robin of policies on common deals: a head-to-head matrix and ratings.
+
+``tournament(game, policies=[A, B, C, ...])`` plays every unordered pair of
+the policies as ``compare`` plays two (analyser.comparison): every deal in each
+seat arrangement of the pair (2 seats: AB and BA; n seats: the rotations of
+A B..B and B A..A), the stream ids moving with the policy instances. Every pair
+plays the same deals: first_deal .. first_deal + n - 1 of the same seed.
+
+Head-to-head matrix: M[X][Y] is X's mean win share per seat against Y, paired
+by deal: for deal d, x[d] = the mean over the pair's arrangements of the mean
+win share of X's seats, and M[X][Y] = mean of x[d] over the kept deals, with
+the normal 95% interval mean +- z * sd(x) / sqrt(n) (clipped to [0, 1]). The
+diagonal is empty. A deal aborted in any arrangement of a pair is dropped from
+that pair. At 2 seats of a game with one winner (Palace), M[X][Y] + M[Y][X]
+= 1 unless a deal is drawn; at more seats the fair share is
+win_total / players (Palace: 3/4 at 4 players) and the two cells need not add
+up to anything, since the arrangements give X one seat in half of them and
+n - 1 seats in the other half.
+
+Ratings (analyser.stats.ratings): Bradley-Terry fitted as a binomial GLM by
+statsmodels, the first policy the reference (rating 0). For a pair (X, Y) the
+observed proportion is p = M[X][Y] / (M[X][Y] + M[Y][X]), X's part of the
+pair's per-seat win shares (at 2 seats of a one-winner game: X's win share).
+Win shares from one deal played in several arrangements are not independent
+binary games, so the pair is not counted as deals x arrangements games: its
+effective number of games is n_eff = p (1 - p) / var(p), var(p) the delta-method
+variance of p from the paired per-deal values, so the binomial variance of the
+fit equals what the duplicate deals showed (n_eff = plays when that variance
+is zero). Every pair plays the same deals, so the pairs are not independent
+either; the fit treats them as independent (an approximation, reported in the
+method text).
+
+Precision (``precision=H``): deals are added to every pair at once (they stay
+common) until the widest half-width among the matrix cells is at most H, or
+``max_deals`` deals were played; the batches are those of compare.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyser.comparison import (
+    DEFAULT_DEALS,
+    DEFAULT_FIRST_BATCH,
+    DEFAULT_MAX_DEALS,
+    _plain,
+    _rows,
+    _write,
+    arrangements,
+    check_precision,
+    next_batch,
+    stop_text,
+)
+from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
+from analyser.core.errors import Interrupted, UserError
+from analyser.core.registry import plural
+from analyser.stats.intervals import Z95
+from analyser.stats.paired import play_values
+
+KIND = "tournament"
+WATCHED = "widest 95% interval (half-width) of the head-to-head matrix cells"
+METHOD = ("Every pair of policies plays the same deals, each deal in every seat arrangement of the pair (as "
+          "`compare`). M[X][Y] = mean over kept deals of x[d], x[d] = mean over the arrangements of the mean win "
+          "share of X's seats; normal 95% interval over deals. Ratings: Bradley-Terry, binomial GLM (logit link, "
+          "statsmodels), the reference rated 0; a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) "
+          "counts as n_eff = p(1 - p) / var(p) games (var(p) by the delta method from the paired per-deal "
+          "values; win shares of one deal's arrangements are not independent games), plus half a win each side; "
+          "the pairs share deals but are treated as independent (an approximation). Rating intervals: "
+          "+-1.96 standard errors, relative to the reference. Elo = 400 / ln 10 * rating.")
+MIN_POLICIES = 2
+
+# per pair, over kept deals: sums of these per-deal values and products
+VALUES = ("a", "b", "d", "sa", "sb", "sd")
+PRODUCTS = ("aa", "bb", "ab", "dd", "sdsd")
+
+
+@dataclass
+class PairTally:
+    """Sums over kept deals of each pair's per-deal values (arrangement means), exact in any chunking."""
+    pairs: int
+    arrangements: int
+    units: np.ndarray = None          # deals played, per pair
+    dropped: np.ndarray = None        # deals aborted in some arrangement, per pair
+    sums: dict = None                 # name -> (pairs,)
+    arr_sum: np.ndarray = None        # (pairs, K): sums of x[d, k] (win share difference) over kept deals
+    arr_sq: np.ndarray = None
+
+    def __post_init__(self):
+        p, k = self.pairs, self.arrangements
+        self.units = np.zeros(p, np.int64) if self.units is None else np.asarray(self.units, np.int64)
+        self.dropped = np.zeros(p, np.int64) if self.dropped is None else np.asarray(self.dropped, np.int64)
+        self.sums = {s: np.zeros(p) for s in VALUES + PRODUCTS} if self.sums is None else \
+            {s: np.asarray(self.sums[s], float) for s in VALUES + PRODUCTS}
+        self.arr_sum = np.zeros((p, k)) if self.arr_sum is None else np.asarray(self.arr_sum, float)
+        self.arr_sq = np.zeros((p, k)) if self.arr_sq is None else np.asarray(self.arr_sq, float)
+
+    def add(self, pair: int, plays: list[np.ndarray], a_seats: list, b_seats: list) -> None:
+        aborted = np.zeros(plays[0].size, bool)
+        for rec in plays:
+            aborted |= rec["aborted"].astype(bool)
+        keep = ~aborted
+        per = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
+        mean = {name: np.mean([v[key] for v in per], axis=0)[keep] for name, key in
+                (("a", "a_win"), ("b", "b_win"), ("d", "win_diff"), ("sa", "a_score"), ("sb", "b_score"),
+                 ("sd", "score_diff"))}
+        for name in VALUES:
+            self.sums[name][pair] += mean[name].sum()
+        for name, (x, y) in zip(PRODUCTS, (("a", "a"), ("b", "b"), ("a", "b"), ("d", "d"), ("sd", "sd")),
+                                strict=True):
+            self.sums[name][pair] += float(np.dot(mean[x], mean[y]))
+        for k, v in enumerate(per):
+            x = v["win_diff"][keep]
+            self.arr_sum[pair, k] += x.sum()
+            self.arr_sq[pair, k] += float(np.dot(x, x))
+        self.units[pair] += plays[0].size
+        self.dropped[pair] += int(aborted.sum())
+
+    @property
+    def kept(self) -> np.ndarray:
+        return self.units - self.dropped
+
+    def moments(self):
+        """Per pair: means of the values and (co)variances of the per-deal values (NaN below two deals)."""
+        n = self.kept.astype(float)
+        safe = np.where(n > 0, n, np.nan)
+        m = {s: self.sums[s] / safe for s in VALUES}
+        d1 = np.where(n > 1, n - 1, np.nan)
+
+        def cov(xy, x, y):
+            return (self.sums[xy] - n * m[x] * m[y]) / d1
+
+        c = {"aa": np.maximum(cov("aa", "a", "a"), 0), "bb": np.maximum(cov("bb", "b", "b"), 0),
+             "ab": cov("ab", "a", "b"), "dd": np.maximum(cov("dd", "d", "d"), 0),
+             "sdsd": np.maximum(cov("sdsd", "sd", "sd"), 0)}
+        return n, m, c
+
+    def widest_half_width(self, z: float = Z95) -> float:
+        n, _, c = self.moments()
+        half = z * np.sqrt(np.concatenate([c["aa"], c["bb"]]) / np.concatenate([n, n]))
+        return float("nan") if np.isnan(half).any() else float(half.max())
+
+    def state(self) -> dict:
+        return {"units": self.units.tolist(), "dropped": self.dropped.tolist(),
+                "sums": {s: v.tolist() for s, v in self.sums.items()}, "arr_sum": self.arr_sum.tolist(),
+                "arr_sq": self.arr_sq.tolist()}
+
+    @classmethod
+    def from_state(cls, state: dict) -> PairTally:
+        arr = np.asarray(state["arr_sum"], float)
+        return cls(arr.shape[0], arr.shape[1], state["units"], state["dropped"], state["sums"], arr,
+                   state["arr_sq"])
+
+
+def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -> pd.DataFrame:
+    """One row per pair (a, b): the compare summary numbers and the Bradley-Terry observation."""
+    n, m, c = tally.moments()
+    k = tally.arrangements
+
+    def interval(mean, var, lo, hi):
+        half = z * np.sqrt(var / n)
+        return np.maximum(mean - half, lo), np.minimum(mean + half, hi), half
+
+    a_lo, a_hi, _ = interval(m["a"], c["aa"], 0.0, 1.0)
+    b_lo, b_hi, _ = interval(m["b"], c["bb"], 0.0, 1.0)
+    d_lo, d_hi, d_half = interval(m["d"], c["dd"], -1.0, 1.0)
+    s_lo, s_hi, _ = interval(m["sd"], c["sdsd"], -np.inf, np.inf)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        arr_mean = tally.arr_sum / n[:, None]
+        arr_var = np.maximum((tally.arr_sq - n[:, None] * arr_mean ** 2) / (n[:, None] - 1), 0)
+        ind_half = z * np.sqrt(arr_var.mean(axis=1) / (n * k))
+        reduction = (ind_half / d_half) ** 2
+        total = m["a"] + m["b"]
+        p = m["a"] / total
+        grad_a, grad_b = m["b"] / total ** 2, -m["a"] / total ** 2
+        var_p = (grad_a ** 2 * c["aa"] + 2 * grad_a * grad_b * c["ab"] + grad_b ** 2 * c["bb"]) / n
+        plays = n * k
+        n_eff = np.where((var_p > 0) & np.isfinite(var_p), p * (1 - p) / var_p, plays)
+        n_eff = np.where(np.isfinite(n_eff) & (n_eff > 0), n_eff, plays)
+    return pd.DataFrame({
+        "a": [x for x, _ in pairs], "b": [y for _, y in pairs], "deals": tally.kept, "dropped": tally.dropped,
+        "a_win_share": m["a"], "a_ci_low": a_lo, "a_ci_high": a_hi,
+        "b_win_share": m["b"], "b_ci_low": b_lo, "b_ci_high": b_hi,
+        "win_diff": m["d"], "ci_low": d_lo, "ci_high": d_hi, "half_width": d_half,
+        "independent_half_width": ind_half, "variance_reduction": reduction,
+        "score_diff": m["sd"], "score_ci_low": s_lo, "score_ci_high": s_hi,
+        "a_part": p, "effective_games": n_eff})
+
+
+@dataclass(eq=False)
+class TournamentResult:
+    """A round robin of policies on common deals (see the module docstring).
+
+    matrix, ci_low, ci_high  policies x policies: the row policy's mean win share per seat against the
+                             column policy and its paired 95% interval (the diagonal NaN)
+    ratings                  rank, policy, rating (Bradley-Terry strength, the reference 0), se, ci_low, ci_high,
+                             elo, elo_ci_low, elo_ci_high
+    pairs                    one row per pair (a, b): win shares, the paired win share difference a - b with its
+                             interval, the independent-deals half-width, variance reduction, score difference,
+                             the fit's observation (a_part) and effective games
+    meta                     game, players, policies and params, seed, deals, settings, arrangements, model,
+                             precision and stop reason, versions, timing
+    """
+    meta: dict
+    tally: PairTally
+    ratings: pd.DataFrame
+
+    @property
+    def policies(self) -> list[str]:
+        return list(self.meta["policies"])
+
+    @property
+    def pairs(self) -> pd.DataFrame:
+        return pair_frame(self.tally, [tuple(p) for p in self.meta["pairs"]])
+
+    def _square(self, a_col: str, b_col: str) -> pd.DataFrame:
+        names = self.policies
+        out = pd.DataFrame(np.nan, index=pd.Index(names, name="policy"), columns=pd.Index(names, name="against"))
+        for row in self.pairs.to_dict("records"):
+            out.loc[row["a"], row["b"]] = row[a_col]
+            out.loc[row["b"], row["a"]] = row[b_col]
+        return out
+
+    @property
+    def matrix(self) -> pd.DataFrame:
+        return self._square("a_win_share", "b_win_share")
+
+    @property
+    def ci_low(self) -> pd.DataFrame:
+        return self._square("a_ci_low", "b_ci_low")
+
+    @property
+    def ci_high(self) -> pd.DataFrame:
+        return self._square("a_ci_high", "b_ci_high")
+
+    def head_to_head(self) -> pd.DataFrame:
+        """The matrix in long form: policy, against, win_share, ci_low, ci_high (no diagonal)."""
+        frames = [f.stack().rename(name) for f, name in ((self.matrix, "win_share"), (self.ci_low, "ci_low"),
+                                                         (self.ci_high, "ci_high"))]
+        long = pd.concat(frames, axis=1).reset_index()
+        return long[long["policy"] != long["against"]].reset_index(drop=True)
+
+    def plot(self):
+        """The head-to-head heat map: each cell the row policy's win share against the column's, its interval."""
+        from analyser.plots.figures import head_to_head
+
+        return head_to_head(self.matrix, self.ci_low, self.ci_high, self.meta)
+
+    def to_dict(self) -> dict:
+        m = self.meta
+        out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
+                                     "outcome", "policies", "params", "fair_share", "arrangements")}
+        out.update(head_to_head=_rows(self.head_to_head()), ratings=_rows(self.ratings), model=m["model"],
+                   pairs=_rows(self.pairs), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
+                   method=m["method"], seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
+                   versions=m["versions"])
+        return out
+
+    def save(self, path: str | Path) -> Path:
+        """Write the pairs table with the metadata, the sums behind it and the ratings (see load_tournament)."""
+        path = Path(path)
+        _write(path, self.pairs, {**self.meta, "tournament_state": self.tally.state(),
+                                  "ratings": _rows(self.ratings)})
+        return path
+
+    def __repr__(self) -> str:
+        m = self.meta
+        lines = [f"<TournamentResult {m['game']}: {len(self.policies)} policies, {len(m['pairs'])} pairs, "
+                 f"{m['players']} players, {m['deals']:,} {plural(m['unit'])} x {m['arrangements']['count']} "
+                 f"arrangements each, seed {m['seed']}>",
+                 f"  ratings ({m['model']['name']}, reference: {m['model']['reference']}):"]
+        for r in self.ratings.to_dict("records"):
+            lines.append(f"    {r['rank']}. {r['policy']}: {r['rating']:+.3f} [{r['ci_low']:+.3f}, "
+                         f"{r['ci_high']:+.3f}], Elo {r['elo']:+.0f}")
+        lines += [f"  {m['stopped']}", "  .matrix .ci_low .ci_high .ratings .pairs .meta .plot() .save(path) "
+                  ".to_dict()"]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        m = self.meta
+        head = (f"<p><b>{html.escape(m['game'])}</b>: {len(self.policies)} policies, {m['players']} players, "
+                f"{m['deals']:,} {plural(m['unit'])} per pair x {m['arrangements']['count']} arrangements, "
+                f"seed {m['seed']}; {html.escape(m['stopped'])}</p>")
+        cells = self.matrix.map(lambda v: "" if not np.isfinite(v) else f"{100 * v:.1f}%")
+        model = f"<p>{html.escape(m['model']['name'])}, reference: {html.escape(m['model']['reference'])}</p>"
+        return (head + cells.to_html() + model
+                + self.ratings.to_html(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+def tournament(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
+               seed: int = 0, rules: dict | None = None, threads: int | None = None,
+               precision: float | None = None, max_deals: int = DEFAULT_MAX_DEALS, first_deal: int = 0,
+               unit: str | None = None, out=None, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
+               n: int | None = None) -> TournamentResult:
+    """Play every pair of ``policies`` on the same duplicate deals; a head-to-head matrix and ratings.
+
+    deals (or n): deals per pair, each played in every arrangement (default 10,000); with
+    ``precision`` the first batch (default 1,000), after which batches are added to every pair
+    until the widest matrix cell's 95% half-width is at most ``precision`` or ``max_deals``
+    deals were played. The first policy is the ratings' reference. out: also write a Parquet file.
+    """
+    from analyser.core.progress import in_notebook, preparing, progress_bar
+    from analyser.core.runner import ChunkRunner, chunks, set_threads
+    from analyser.stats.ratings import bradley_terry
+
+    if n is not None and deals is not None and n != deals:
+        raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
+    count = n if n is not None else deals
+    precision = check_precision(precision)
+    if not isinstance(policies, (list, tuple)) or len(policies) < MIN_POLICIES:
+        got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
+        raise UserError(f"a tournament needs at least {MIN_POLICIES} policies, not {got}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    if progress is None:
+        progress = in_notebook()
+    singles = [RunConfig.build(game, players, p, 1, seed, rules, 0, None, unit) for p in policies]
+    base = singles[0]
+    labels = [c.seats[0].label() for c in singles]
+    seen = set()
+    for label in labels:
+        if label in seen:
+            raise UserError(f"policy {label} is given twice; give each policy once")
+        seen.add(label)
+    unit_name = base.game.unit
+    if precision is None:
+        count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(unit_name)}", 1)
+        cap = count
+    else:
+        cap = whole_number(max_deals, "--max-deals", 1)
+        count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
+                             f"the first batch of {plural(unit_name)}", 1)
+        if count > cap:
+            raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+    first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
+    seats, streams, name = arrangements(base.players)
+    pair_index = list(combinations(range(len(policies)), 2))
+    configs = [[RunConfig.build(game, base.players, [policies[i] if c == "A" else policies[j] for c in s], cap, seed,
+                                rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
+               for i, j in pair_index]
+    threads = set_threads(threads)
+    meta = _metadata(base, singles, labels, pair_index, seats, streams, name, precision, cap)
+    if out is not None:
+        from analyser.results_file import check_target
+
+        check_target(Path(out))
+    with preparing(progress):
+        runners = [[ChunkRunner(c) for c in row] for row in configs]
+    a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
+    b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
+    tally = PairTally(len(pair_index), len(seats))
+    plays_per_deal = len(seats) * len(pair_index)
+    sim_seconds = 0.0
+    t_start = time.perf_counter()
+    batches = []
+    label = f"{base.game.name} x{base.players}, {len(pair_index)} pairs x {len(seats)} arrangements"
+    try:
+        done, batch = 0, count
+        while True:
+            with progress_bar(batch * plays_per_deal, label, progress) as bar:
+                for start, size in chunks(first_deal + done, batch, chunk_size):
+                    for p, row in enumerate(runners):
+                        t0 = time.perf_counter()
+                        plays = [runner.run(start, size) for runner in row]
+                        sim_seconds += time.perf_counter() - t0
+                        tally.add(p, plays, a_seats, b_seats)
+                        if bar:
+                            rate = int(tally.units.sum()) * len(seats) / max(time.perf_counter() - t_start, 1e-9)
+                            bar.advance(size * len(seats), f"{rate:,.0f} plays/s")
+            done += batch
+            if precision is None:
+                stop = {"rule": "fixed", "deals": done}
+                break
+            half = tally.widest_half_width()
+            batches.append({"deals": done, "half_width": _plain(half)})
+            reached = math.isfinite(half) and half <= precision
+            if reached or done >= cap:
+                stop = {"rule": "precision", "reached": reached, "target": precision, "half_width": _plain(half),
+                        "deals": done, "max_deals": cap}
+                break
+            batch = next_batch(done, half, precision, cap)
+    except KeyboardInterrupt:
+        kept = "; no file was written" if out is not None else ""
+        raise Interrupted(f"interrupted after {done:,} {plural(unit_name)} per pair{kept}") from None
+    seconds = time.perf_counter() - t_start
+    plays = done * plays_per_deal
+    meta.update(deals=done, stop=stop, stopped=stop_text(stop, unit_name), batches=batches, threads=threads,
+                seconds=seconds, simulation_seconds=sim_seconds, plays=plays,
+                plays_per_second=plays / seconds if seconds > 0 else None)
+    frame = pair_frame(tally, [tuple(p) for p in meta["pairs"]])
+    fit = bradley_terry(labels, frame["a"], frame["b"], frame["a_part"] * frame["effective_games"],
+                        (1 - frame["a_part"]) * frame["effective_games"], reference=labels[0])
+    meta["model"] = {"name": fit.model, "reference": fit.reference, "text": fit.describe(), **fit.info()}
+    result = TournamentResult(meta, tally, fit.table)
+    if out is not None:
+        result.save(out)
+    return result
+
+
+def _metadata(base: RunConfig, singles, labels, pair_index, seats, streams, name, precision, cap) -> dict:
+    info = base.metadata()
+    return {"kind": KIND, "game": info["game"], "unit": info["unit"], "players": base.players, "deals": 0,
+            "first_deal": info["first_deal"], "seed": info["seed"], "settings": info["settings"],
+            "outcome": base.game.outcome, "policies": labels,
+            "params": [c.seats[0].values for c in singles],
+            "fair_share": base.game.win_total(base.players) / base.players,
+            "pairs": [[labels[i], labels[j]] for i, j in pair_index],
+            "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
+                             "streams": [list(s) for s in streams], "applies_to": "every pair (A, B)"},
+            "precision": None if precision is None else {"target": precision, "applies_to": WATCHED,
+                                                         "max_deals": cap},
+            "method": METHOD, "confidence": 0.95, "z": Z95, "versions": _versions(info["versions"])}
+
+
+def _versions(versions: dict) -> dict:
+    try:
+        import statsmodels
+
+        return {**versions, "statsmodels": statsmodels.__version__}
+    except ImportError:
+        return versions
+
+
+def is_tournament_meta(meta: dict) -> bool:
+    """Whether a results file's metadata is a tournament's (``analyser show`` can dispatch on it)."""
+    return isinstance(meta, dict) and meta.get("kind") == KIND
+
+
+def load_tournament(path: str | Path) -> TournamentResult:
+    """Read a file written by ``tournament(..., out=...)`` / ``TournamentResult.save`` back."""
+    import pyarrow.parquet as pq
+
+    from analyser.results_file import META_KEY
+
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"no results file at {path}")
+    try:
+        pf = pq.ParquetFile(path)
+        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
+    except Exception as err:  # pyarrow raises several types for a damaged file
+        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__})") from None
+    if stored is None:
+        raise UserError(f"{path} is a Parquet file without analyser metadata")
+    try:
+        meta = json.loads(stored)
+        if not is_tournament_meta(meta):
+            raise UserError(f"{path} is not a tournament (written by `analyser tournament --out`)")
+        tally = PairTally.from_state(meta.pop("tournament_state"))
+        ratings = pd.DataFrame(meta.pop("ratings"))
+    except (ValueError, KeyError, TypeError) as err:
+        if isinstance(err, UserError):
+            raise
+        raise UserError(f"{path} has damaged tournament metadata ({type(err).__name__}: {err})") from None
+    return TournamentResult(meta, tally, ratings)

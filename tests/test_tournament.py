@@ -1,0 +1,128 @@
+"""analyser.tournaments and ``analyser tournament``: common duplicate deals for every pair, the
+head-to-head matrix, Bradley-Terry ratings, results files, and one-line errors with exit code 2."""
+import json
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from analyser.cli.common import Command, Group
+from analyser.cli.tournament import tournament as tournament_command
+from analyser.comparison import compare
+from analyser.core.errors import UserError
+from analyser.tournaments import load_tournament, tournament
+
+THREE = ["random", "saver", "pickup"]
+
+app = typer.Typer(cls=Group, pretty_exceptions_enable=False)   # main.py registers the command; not this file's
+app.command(cls=Command)(tournament_command)
+
+
+@app.callback()
+def _root():
+    pass
+
+
+runner = CliRunner()
+BASE = ["tournament", "palace", "--policy", "random", "--policy", "saver", "--policy", "pickup", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def two():
+    return tournament("palace", THREE, players=2, deals=400, seed=3)
+
+
+def test_a_known_ordering_is_recovered(two):
+    assert list(two.ratings["policy"]) == ["saver", "pickup", "random"]
+    r = two.ratings.set_index("policy")
+    # random is the reference; its near-zero win shares make every interval against it wide
+    assert r.loc["saver", "rating"] > r.loc["pickup", "rating"] > r.loc["pickup", "ci_low"] > 0
+    assert two.matrix.loc["saver", "pickup"] > 0.6
+    assert r.loc["random", "rating"] == 0 and r.loc["random", "elo"] == 0
+    m = two.meta["model"]
+    assert m["reference"] == "random" and "Bradley-Terry" in m["name"] and "statsmodels" in m["name"]
+
+
+def test_the_matrix_is_the_compare_of_each_pair_on_the_same_deals(two):
+    matrix, low, high = two.matrix, two.ci_low, two.ci_high
+    assert list(matrix.index) == THREE == list(matrix.columns)
+    assert np.isnan(np.diag(matrix.to_numpy())).all()
+    for a, b in two.meta["pairs"]:
+        c = compare("palace", [a, b], players=2, deals=400, seed=3)
+        assert matrix.loc[a, b] == pytest.approx(c.shares["a_win"])
+        assert matrix.loc[b, a] == pytest.approx(c.shares["b_win"])
+        assert low.loc[a, b] <= matrix.loc[a, b] <= high.loc[a, b]
+        row = two.pairs.set_index(["a", "b"]).loc[(a, b)]
+        assert row["win_diff"] == pytest.approx(c.summary.loc[0, "estimate"])
+        assert row["half_width"] == pytest.approx(c.summary.loc[0, "half_width"])
+    # two seats, one winner, no draws: the two cells of a pair add up to 1 (a dropped deal is in neither)
+    total = matrix + matrix.T
+    assert np.allclose(total.to_numpy()[~np.eye(3, dtype=bool)], 1.0)
+
+
+def test_four_players_precision_and_the_fair_share():
+    r = tournament("palace", ["random", "saver"], players=4, deals=50, seed=1, precision=0.04, max_deals=400)
+    assert r.meta["arrangements"]["count"] == 8 and r.meta["fair_share"] == 0.75
+    assert r.meta["stop"]["rule"] == "precision" and r.meta["precision"]["max_deals"] == 400
+    assert r.meta["stop"]["reached"] == (r.tally.widest_half_width() <= 0.04)
+    assert r.matrix.loc["saver", "random"] > 0.75 > r.matrix.loc["random", "saver"]
+    assert list(r.ratings["policy"]) == ["saver", "random"]
+
+
+def test_results_file_round_trip_and_plot(two, tmp_path):
+    path = two.save(tmp_path / "t.parquet")
+    back = load_tournament(path)
+    assert back.to_dict() == two.to_dict()
+    assert back.matrix.equals(two.matrix)
+    fig = back.plot()
+    assert "head-to-head" in fig._suptitle.get_text()
+    assert "TournamentResult" in repr(back) and "<table" in back._repr_html_()
+    compare("palace", ["random", "saver"], players=2, deals=20, out=tmp_path / "c.parquet")
+    with pytest.raises(UserError, match="not a tournament"):
+        load_tournament(tmp_path / "c.parquet")
+
+
+@pytest.mark.parametrize("policies,message", [
+    (["saver"], "at least 2 policies"),
+    (["saver", "saver"], "given twice"),
+    (["saver", "nonesuch"], "nonesuch"),
+])
+def test_bad_policies(policies, message):
+    with pytest.raises(UserError, match=message):
+        tournament("palace", policies, players=2, deals=10)
+
+
+def test_cli_table_json_csv_out_plot(tmp_path):
+    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "200"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert "Head to head" in r.stdout and "reference: random" in r.stdout and "fixed: 200 games" in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    path, png = tmp_path / "t.parquet", tmp_path / "t.png"
+    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "100", "-f", "json", "--out", str(path), "--plot", str(png)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["kind"] == "tournament" and data["policies"] == ["random", "saver", "pickup"]
+    assert data["model"]["reference"] == "random" and len(data["pairs"]) == 3 and len(data["head_to_head"]) == 6
+    assert load_tournament(path).to_dict() == data and png.stat().st_size > 0
+    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "100", "-f", "csv"])
+    lines = r.stdout.splitlines()
+    assert lines[0] == "policy,against,win_share,ci_low,ci_high" and len(lines) == 7
+
+
+@pytest.mark.parametrize("args,message", [
+    (["tournament", "palace", "--policy", "saver"], "a tournament needs at least 2 policies, not 1"),
+    (["tournament", "palace"], "a tournament needs at least 2 policies, not 0"),
+    (["tournament", "palace", "--policy", "saver", "--policy", "saver"], "policy saver is given twice"),
+    (["tournament", "palace", "--policy", "saver", "--policy", "nonesuch"], "nonesuch"),
+    ([*BASE, "--precision", "2"], "precision must be a half-width between 0 and 1"),
+    ([*BASE, "--precision", "0.1", "-n", "50", "--max-deals", "10"], "more than --max-deals"),
+    ([*BASE, "-n", "0"], "the number of games must be from 1"),
+    ([*BASE, "--plot", "x.gif"], "cannot plot to x.gif"),
+    (["tournament", "nogame", "--policy", "a", "--policy", "b"], "nogame"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("error: ") and message in err, err
