@@ -50,6 +50,7 @@ from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_numb
 from analyser.core.errors import Interrupted, UserError
 from analyser.core.registry import plural
 from analyser.core.rng import MAX_POLICY_STREAMS
+from analyser.results_file import read_results
 from analyser.stats.intervals import Z95
 from analyser.stats.paired import PairedTally, arrangement_frame, half_width, summary_frame
 
@@ -98,6 +99,20 @@ def next_batch(done: int, half: float, target: float, cap: int) -> int:
     else:
         want = math.ceil(done * (half / target) ** 2 * 1.1) - done
     return max(1, min(want, done, cap - done))
+
+
+def batch_plan(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
+    """``(first batch, most deals)``: without a precision target both are the count
+    (default 10,000); with one, the first batch (default 1,000) and ``--max-deals``."""
+    if precision is None:
+        count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(unit_name)}", 1)
+        return count, count
+    cap = whole_number(max_deals, "--max-deals", 1)
+    count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
+                         f"the first batch of {plural(unit_name)}", 1)
+    if count > cap:
+        raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+    return count, cap
 
 
 def stop_text(stop: dict, unit: str) -> str:
@@ -222,15 +237,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
         progress = in_notebook()
     base = RunConfig.build(game, players, policies[0], 1, seed, rules, 0, None, unit)   # game, players, rules
     unit_name = base.game.unit
-    if precision is None:
-        count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(unit_name)}", 1)
-        cap = count
-    else:
-        cap = whole_number(max_deals, "--max-deals", 1)
-        count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
-                             f"the first batch of {plural(unit_name)}", 1)
-        if count > cap:
-            raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+    count, cap = batch_plan(count, precision, max_deals, unit_name)
     first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
     seats, streams, name = arrangements(base.players)
     configs = [RunConfig.build(game, base.players, [policies[0] if c == "A" else policies[1] for c in s], cap, seed,
@@ -336,32 +343,10 @@ def _write(path: Path, frame: pd.DataFrame, meta: dict) -> None:
         raise
 
 
-def is_compare_meta(meta: dict) -> bool:
-    """Whether a results file's metadata is a comparison's (``analyser show`` dispatches on it)."""
-    return isinstance(meta, dict) and meta.get("kind") == KIND
-
-
 def load_compare(path: str | Path) -> CompareResult:
     """Read a file written by ``compare(..., out=...)`` / ``CompareResult.save`` back."""
-    import pyarrow.parquet as pq
-
-    from analyser.results_file import META_KEY
-
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"no results file at {path}")
+    meta, frame, path = read_results(path, KIND, "a comparison (written by `analyser compare --out`)")
     try:
-        pf = pq.ParquetFile(path)
-        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
-        frame = pf.read().to_pandas() if stored is not None else None
-    except Exception as err:  # pyarrow raises several types for a damaged file
-        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__})") from None
-    if stored is None:
-        raise UserError(f"{path} is a Parquet file without analyser metadata")
-    try:
-        meta = json.loads(stored)
-        if not is_compare_meta(meta):
-            raise UserError(f"{path} is not a comparison (written by `analyser compare --out`)")
         state = meta.pop("paired_state")
         tally = PairedTally.from_frame(frame, state)
     except (ValueError, KeyError, TypeError) as err:

@@ -9,7 +9,6 @@ rebuild every table.
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +18,7 @@ import pandas as pd
 
 from analyser.core.errors import UserError
 from analyser.core.registry import GameSpec, get_game, lazy, plural
-from analyser.results_file import META_KEY
+from analyser.results_file import read_results
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
 
@@ -193,26 +192,12 @@ OTHER_RESULTS = {"compare": "analyser.comparison:load_compare", "sweep": "analys
 
 
 def load(path: str | Path):
-    """Read a results file back into a SimulationResult (records included)."""
-    import pyarrow.parquet as pq
-
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"no results file at {path}")
+    """Read a results file back: a SimulationResult (records included), or the result
+    of the analysis command that wrote it (a comparison, tournament or sweep)."""
+    meta, frame, path = read_results(path)
+    if meta.get("kind") in OTHER_RESULTS:
+        return lazy(OTHER_RESULTS[meta["kind"]])(path)
     try:
-        pf = pq.ParquetFile(path)
-        stored = (pf.metadata.metadata or {}).get(META_KEY)
-        frame = pf.read().to_pandas() if stored is not None else None
-    except Exception as err:  # pyarrow raises several types for a damaged file
-        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__}: "
-                        f"{str(err).splitlines()[0] if str(err) else 'no details'})") from None
-    if stored is None:
-        raise UserError(f"{path} is a Parquet file without analyser metadata (the run's game, seed and "
-                        f"policies); only files written by `analyser simulate --out` can be shown")
-    try:
-        meta = json.loads(stored)
-        if meta.get("kind") in OTHER_RESULTS:       # a comparison, tournament or sweep file
-            return lazy(OTHER_RESULTS[meta["kind"]])(path)
         game = get_game(meta["game"]).for_unit(meta.get("unit"))   # a run of single hands says "hands"
         players = int(meta["players"])
         labels = list(meta["policies"])

@@ -80,3 +80,33 @@ class RecordWriter:
                 pass
             self._writer = None
         self.tmp.unlink(missing_ok=True)
+
+
+def read_results(path, kind: str | None = None, what: str = "") -> tuple[dict, object, Path]:
+    """``(metadata, the pandas frame, path)`` of a results file, or a one-line UserError: no
+    file, a damaged one, no analyser metadata, or (with ``kind``) another kind of result
+    than ``what`` names. Every loader starts here; each then reads its own columns."""
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"no results file at {path}")
+    try:
+        pf = pq.ParquetFile(path)
+        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
+        frame = pf.read().to_pandas() if stored is not None else None
+    except Exception as err:  # pyarrow raises several types for a damaged file
+        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__}: "
+                        f"{str(err).splitlines()[0] if str(err) else 'no details'})") from None
+    if stored is None:
+        raise UserError(f"{path} is a Parquet file without analyser metadata (the run's game, seed and "
+                        f"policies); only files written by analyser's --out can be shown")
+    try:
+        meta = json.loads(stored)
+    except ValueError as err:
+        raise UserError(f"{path} has damaged analyser metadata ({type(err).__name__}: {err})") from None
+    if not isinstance(meta, dict):
+        raise UserError(f"{path} has damaged analyser metadata (not a mapping)")
+    if kind is not None and meta.get("kind") != kind:
+        raise UserError(f"{path} is not {what}")
+    return meta, frame, path

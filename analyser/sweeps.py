@@ -38,7 +38,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import itertools
-import json
 import math
 import time
 from dataclasses import dataclass
@@ -49,8 +48,9 @@ import pandas as pd
 
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError, choices
-from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy
+from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy, split_spec
 from analyser.core.registry import get_game, plural
+from analyser.results_file import read_results
 from analyser.stats.intervals import Z95
 
 KIND = "sweep"
@@ -113,23 +113,10 @@ class SweepPlan:
     text: str                              # the swept policy as given
 
 
-def _split(text: str) -> tuple[str, dict[str, str]]:
-    name, _, rest = text.strip().partition(":")
-    items: dict[str, str] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise UserError(f"policy parameter '{item}' must look like name=value")
-        if key.strip() in items:
-            raise UserError(f"parameter '{key.strip()}' is given twice in '{text}'")
-        items[key.strip()] = value.strip()
-    return name.strip(), items
-
-
 def _has_values(item) -> bool:
     if not isinstance(item, str):
         return False
-    return any(parse_values(v, "") is not None for v in _split(item)[1].values()) if ":" in item else False
+    return any(parse_values(v, "") is not None for v in split_spec(item)[1].values()) if ":" in item else False
 
 
 def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, signature):
@@ -154,7 +141,7 @@ def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, s
             [f"{k}={_g(v)}" for k, v in fixed.items() if v != seat.spec.defaults()[k]]
             + [f"{k}={'|'.join(_g(v) for v in vals)}" for k, vals in swept.items()])
         return seat.spec, fixed, swept, text
-    name, items = _split(item)
+    name, items = split_spec(item)
     if name not in available:
         raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
     fixed, swept = {}, {}
@@ -500,32 +487,10 @@ def _metadata(config: RunConfig, plan: SweepPlan, check_seed: int) -> dict:
             "method": METHOD, "confidence": 0.95, "versions": base["versions"]}
 
 
-def is_sweep_meta(meta: dict) -> bool:
-    """Whether a results file's metadata is a sweep's (``analyser show`` can dispatch on it)."""
-    return isinstance(meta, dict) and meta.get("kind") == KIND
-
-
 def load_sweep(path: str | Path) -> SweepResult:
     """Read a file written by ``sweep(..., out=...)`` / ``SweepResult.save`` back."""
-    import pyarrow.parquet as pq
-
-    from analyser.results_file import META_KEY
-
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"no results file at {path}")
+    meta, frame, path = read_results(path, KIND, "a sweep (written by `analyser sweep --out`)")
     try:
-        pf = pq.ParquetFile(path)
-        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
-        frame = pf.read().to_pandas() if stored is not None else None
-    except Exception as err:  # pyarrow raises several types for a damaged file
-        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__})") from None
-    if stored is None:
-        raise UserError(f"{path} is a Parquet file without analyser metadata")
-    try:
-        meta = json.loads(stored)
-        if not is_sweep_meta(meta):
-            raise UserError(f"{path} is not a sweep (written by `analyser sweep --out`)")
         best, recheck = meta.pop("best"), meta.pop("recheck")
         missing = [n for n in [p["name"] for p in meta["parameters"]] + ["win_rate"] if n not in frame]
         if missing:

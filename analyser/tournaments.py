@@ -37,7 +37,6 @@ common) until the widest half-width among the matrix cells is at most H, or
 from __future__ import annotations
 
 import html
-import json
 import math
 import time
 from dataclasses import dataclass
@@ -48,13 +47,12 @@ import numpy as np
 import pandas as pd
 
 from analyser.comparison import (
-    DEFAULT_DEALS,
-    DEFAULT_FIRST_BATCH,
     DEFAULT_MAX_DEALS,
     _plain,
     _rows,
     _write,
     arrangements,
+    batch_plan,
     check_precision,
     next_batch,
     stop_text,
@@ -62,6 +60,7 @@ from analyser.comparison import (
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError
 from analyser.core.registry import plural
+from analyser.results_file import read_results
 from analyser.stats.intervals import Z95
 from analyser.stats.paired import play_values
 
@@ -330,15 +329,7 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
             raise UserError(f"policy {label} is given twice; give each policy once")
         seen.add(label)
     unit_name = base.game.unit
-    if precision is None:
-        count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(unit_name)}", 1)
-        cap = count
-    else:
-        cap = whole_number(max_deals, "--max-deals", 1)
-        count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
-                             f"the first batch of {plural(unit_name)}", 1)
-        if count > cap:
-            raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+    count, cap = batch_plan(count, precision, max_deals, unit_name)
     first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
     seats, streams, name = arrangements(base.players)
     pair_index = list(combinations(range(len(policies)), 2))
@@ -428,31 +419,10 @@ def _versions(versions: dict) -> dict:
         return versions
 
 
-def is_tournament_meta(meta: dict) -> bool:
-    """Whether a results file's metadata is a tournament's (``analyser show`` can dispatch on it)."""
-    return isinstance(meta, dict) and meta.get("kind") == KIND
-
-
 def load_tournament(path: str | Path) -> TournamentResult:
     """Read a file written by ``tournament(..., out=...)`` / ``TournamentResult.save`` back."""
-    import pyarrow.parquet as pq
-
-    from analyser.results_file import META_KEY
-
-    path = Path(path)
-    if not path.is_file():
-        raise UserError(f"no results file at {path}")
+    meta, frame, path = read_results(path, KIND, "a tournament (written by `analyser tournament --out`)")
     try:
-        pf = pq.ParquetFile(path)
-        stored = (pf.schema_arrow.metadata or {}).get(META_KEY) or (pf.metadata.metadata or {}).get(META_KEY)
-    except Exception as err:  # pyarrow raises several types for a damaged file
-        raise UserError(f"{path} is not a readable analyser results file ({type(err).__name__})") from None
-    if stored is None:
-        raise UserError(f"{path} is a Parquet file without analyser metadata")
-    try:
-        meta = json.loads(stored)
-        if not is_tournament_meta(meta):
-            raise UserError(f"{path} is not a tournament (written by `analyser tournament --out`)")
         tally = PairTally.from_state(meta.pop("tournament_state"))
         ratings = pd.DataFrame(meta.pop("ratings"))
     except (ValueError, KeyError, TypeError) as err:

@@ -7,6 +7,7 @@ import functools
 import json
 import sys
 from enum import Enum
+from typing import Annotated
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -171,3 +172,49 @@ def print_result(result, fmt: Format):
         from analyser.cli.tables import print_tables
 
         print_tables(result)
+
+
+# Options the analysis commands (compare, tournament, sweep) share, declared once.
+GameArg = Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
+                                        autocompletion=complete_game, show_default=False)]
+CountAlias = Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)]
+GamesAlias = Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)]
+MatchesAlias = Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)]
+UnitOpt = Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
+                                             show_default=False,
+                                             help="A whole game or match (default), or a single hand.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                      help="Run seed: with the settings it fixes every deal. Default: 0.")]
+RuleOpt = Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
+                                                   show_default=False,
+                                                   help="A rule setting NAME=VALUE, repeatable.")]
+MaxDealsOpt = Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
+                                          help="The cap for --precision. Default: 10,000,000.")]
+ThreadsOpt = Annotated[int | None, typer.Option(
+    "--threads", "-t", metavar=N, show_default=False,
+    help="Worker threads; the numbers do not depend on it. Default: all cores.")]
+NoProgressOpt = Annotated[bool, typer.Option("--no-progress", show_default=False,
+                                             help="Show no progress bar (it goes to stderr).")]
+
+
+def print_analysis(result, fmt, tables, csv_frame, console=None) -> None:
+    """Print a comparison, tournament or sweep: ``tables(result, console)`` for people, one
+    JSON object (``result.to_dict()``), or ``csv_frame`` as CSV for spreadsheets."""
+    fmt = Format(fmt)
+    if fmt == Format.json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    elif fmt == Format.csv:
+        csv_frame.to_csv(sys.stdout, index=False)
+    else:
+        tables(result, console)
+
+
+def finish(result, printer, fmt, out, plot) -> None:
+    """After an analysis command: print the result, say where the file went, draw the figure."""
+    printer(result, fmt)
+    if out is not None:
+        typer.echo(f"wrote {out}", err=True)
+    if plot is not None:
+        from analyser.cli.plot import write_plot
+
+        write_plot(result.plot(), plot)

@@ -1,9 +1,7 @@
 """``analyser compare``: policy A against policy B on duplicate deals."""
 from __future__ import annotations
 
-import json
 import math
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,16 +10,23 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    GAME,
     POLICY,
-    RULE,
+    CountAlias,
     Format,
+    GameArg,
+    GamesAlias,
+    MatchesAlias,
+    MaxDealsOpt,
     N,
-    complete_game,
+    NoProgressOpt,
+    RuleOpt,
+    SeedOpt,
+    ThreadsOpt,
+    UnitOpt,
     complete_policy,
-    complete_rule,
-    complete_unit,
+    finish,
     one_of,
+    print_analysis,
     user_errors,
 )
 from analyser.cli.plot import PLOT_HELP
@@ -34,8 +39,7 @@ PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFA
 
 @user_errors
 def compare(
-    game: Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
-                                        autocompletion=complete_game, show_default=False)],
+    game: GameArg,
     policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
                                                         autocompletion=complete_policy, show_default=False)] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
@@ -44,34 +48,25 @@ def compare(
         "--deals", "-n", metavar=N, show_default=False,
         help="Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
              "Default: 10,000; with --precision the first batch, default 1,000.")] = None,
-    count2: Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)] = None,
-    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
-    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
-    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
-                                                show_default=False,
-                                                help="A whole game or match (default), or a single hand.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
-                                      help="Run seed: with the settings it fixes every deal. Default: 0.")] = 0,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
-                                                      show_default=False,
-                                                      help="A rule setting NAME=VALUE, repeatable.")] = None,
+    count2: CountAlias = None,
+    games: GamesAlias = None,
+    matches: MatchesAlias = None,
+    unit: UnitOpt = None,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals until the paired 95% interval of the win share difference has half-width at most H "
              "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
-    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
-                                           help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
-    threads: Annotated[int | None, typer.Option(
-        "--threads", "-t", metavar=N, show_default=False,
-        help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
+    max_deals: MaxDealsOpt = 10_000_000,
+    threads: ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=FILE, show_default=False,
         help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = Format.table,
-    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
-                                              help="Show no progress bar (it goes to stderr).")] = False,
+    no_progress: NoProgressOpt = False,
 ):
     """Compare policy A with policy B on duplicate deals.
 
@@ -79,7 +74,7 @@ def compare(
 
     A's advantage in win share and score: a 95% interval paired by deal, the one independent deals would give.
     """
-    from analyser.cli.plot import checked_plot_path, write_plot
+    from analyser.cli.plot import checked_plot_path
     from analyser.comparison import compare as run_compare
     from analyser.core.registry import parse_rule_args
 
@@ -88,23 +83,13 @@ def compare(
     result = run_compare(game, policies=policy or [], players=players, deals=count, seed=seed,
                          rules=parse_rule_args(rule), threads=threads, precision=precision, max_deals=max_deals,
                          unit=unit, out=out, progress=not no_progress)
-    print_compare(result, fmt)
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    if plot is not None:
-        write_plot(result.plot(), plot)
+    finish(result, print_compare, fmt, out, plot)
 
 
 def print_compare(result, fmt: Format | str = Format.table, console=None):
     """Print a CompareResult as a terminal table, one JSON object, or CSV of the summary rows
-    (``analyser show`` can call it for a comparison file)."""
-    fmt = Format(fmt)
-    if fmt == Format.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    elif fmt == Format.csv:
-        result.summary.to_csv(sys.stdout, index=False)
-    else:
-        print_compare_tables(result, console)
+    (``analyser show`` calls it for a comparison file)."""
+    print_analysis(result, fmt, print_compare_tables, result.summary, console)
 
 
 def _pp(x, sign: bool = True) -> str:

@@ -1,9 +1,7 @@
 """``analyser sweep``: one seat's policy parameters over a range of values, on common deals."""
 from __future__ import annotations
 
-import json
 import math
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -12,19 +10,25 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    GAME,
     POLICY,
-    RULE,
+    CountAlias,
     Format,
+    GameArg,
+    GamesAlias,
+    MatchesAlias,
     N,
-    complete_game,
+    NoProgressOpt,
+    RuleOpt,
+    SeedOpt,
+    ThreadsOpt,
+    UnitOpt,
     complete_policy,
-    complete_rule,
-    complete_unit,
+    finish,
     one_of,
+    print_analysis,
     user_errors,
 )
-from analyser.cli.plot import PLOT_HELP, checked_plot_path, write_plot
+from analyser.cli.plot import PLOT_HELP, checked_plot_path
 
 POLICY_HELP = ("The line-up. One policy carries the values to sweep: PARAM=lo..hi (step 1), lo..hi:step, or "
                "a|b|c (a list: commas separate parameters), for one or two parameters "
@@ -35,8 +39,7 @@ PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAU
 
 @user_errors
 def sweep(
-    game: Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
-                                        autocompletion=complete_game, show_default=False)],
+    game: GameArg,
     policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
                                                         autocompletion=complete_policy, show_default=False)] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
@@ -45,22 +48,16 @@ def sweep(
         "--deals", "-n", metavar=N, show_default=False,
         help="Deals per setting, the same deals for every setting (--count, --games and --matches are other "
              "names for it). Default: 10,000.")] = None,
-    count2: Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)] = None,
-    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
-    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
-    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
-                                                show_default=False,
-                                                help="A whole game or match (default), or a single hand.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
-                                      help="Run seed: with the settings it fixes every deal. Default: 0.")] = 0,
+    count2: CountAlias = None,
+    games: GamesAlias = None,
+    matches: MatchesAlias = None,
+    unit: UnitOpt = None,
+    seed: SeedOpt = 0,
     check_seed: Annotated[int | None, typer.Option(
         "--check-seed", metavar=N, show_default=False,
         help="Seed of the re-check of the best setting. Default: the run seed + 1,000,003.")] = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
-                                                      show_default=False,
-                                                      help="A rule setting NAME=VALUE, repeatable.")] = None,
-    threads: Annotated[int | None, typer.Option("--threads", "-t", metavar=N, show_default=False,
-                                                   help="Worker threads. Default: all cores.")] = None,
+    rule: RuleOpt = None,
+    threads: ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar=FILE, show_default=False,
                                                 help="Also write the table and metadata to this Parquet "
                                                      "FILE.")] = None,
@@ -68,13 +65,15 @@ def sweep(
     fmt: Annotated[Format, typer.Option("--format", "-f", metavar="table|json|csv", show_default=False,
                                         help="Output: table (default), json or csv (the table's rows).")
                    ] = Format.table,
-    no_progress: Annotated[bool, typer.Option("--no-progress", help="No progress bar.")] = False,
+    no_progress: NoProgressOpt = False,
 ):
     """Sweep one seat's policy parameters over values against a fixed line-up, on common deals.
 
-    Every setting plays the same deals; one compiled engine serves them all. Prints the swept seat's win
-    share per setting with 95% intervals, the best setting, and that setting re-checked on a fresh seed
-    (the best of many noisy estimates overstates itself: the winner's curse).
+    Every setting plays the same deals; one compiled engine serves them all.
+
+    Prints the swept seat's win share per setting with 95% intervals and the best setting.
+
+    The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """
     from analyser.core.registry import parse_rule_args
     from analyser.sweeps import sweep as run_sweep
@@ -84,23 +83,13 @@ def sweep(
     result = run_sweep(game, policies=policy or None, players=players, deals=count, seed=seed,
                        rules=parse_rule_args(rule), threads=threads, check_seed=check_seed, unit=unit, out=out,
                        progress=not no_progress)
-    print_sweep(result, fmt)
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    if plot is not None:
-        write_plot(result.plot(), plot)
+    finish(result, print_sweep, fmt, out, plot)
 
 
 def print_sweep(result, fmt: Format | str = Format.table, console=None):
     """Print a SweepResult as a terminal table, one JSON object, or CSV of the table's rows
-    (``analyser show`` can call it for a sweep file)."""
-    fmt = Format(fmt)
-    if fmt == Format.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    elif fmt == Format.csv:
-        result.table.to_csv(sys.stdout, index=False)
-    else:
-        print_sweep_table(result, console)
+    (``analyser show`` calls it for a sweep file)."""
+    print_analysis(result, fmt, print_sweep_table, result.table, console)
 
 
 def _pc(x) -> str:

@@ -2,9 +2,7 @@
 matrix and Bradley-Terry ratings."""
 from __future__ import annotations
 
-import json
 import math
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -13,16 +11,23 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    GAME,
     POLICY,
-    RULE,
+    CountAlias,
     Format,
+    GameArg,
+    GamesAlias,
+    MatchesAlias,
+    MaxDealsOpt,
     N,
-    complete_game,
+    NoProgressOpt,
+    RuleOpt,
+    SeedOpt,
+    ThreadsOpt,
+    UnitOpt,
     complete_policy,
-    complete_rule,
-    complete_unit,
+    finish,
     one_of,
+    print_analysis,
     user_errors,
 )
 from analyser.cli.plot import PLOT_HELP
@@ -37,8 +42,7 @@ FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the 
 
 @user_errors
 def tournament(
-    game: Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
-                                        autocompletion=complete_game, show_default=False)],
+    game: GameArg,
     policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
                                                         autocompletion=complete_policy, show_default=False)] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
@@ -48,43 +52,32 @@ def tournament(
         help="Deals per pair, each in every arrangement; every pair plays the same deals (--count, --games and "
              "--matches are other names for it). Default: 10,000; with --precision the first batch, "
              "default 1,000.")] = None,
-    count2: Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)] = None,
-    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
-    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
-    unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
-                                                show_default=False,
-                                                help="A whole game or match (default), or a single hand.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
-                                      help="Run seed: with the settings it fixes every deal. Default: 0.")] = 0,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
-                                                      show_default=False,
-                                                      help="A rule setting NAME=VALUE, repeatable.")] = None,
+    count2: CountAlias = None,
+    games: GamesAlias = None,
+    matches: MatchesAlias = None,
+    unit: UnitOpt = None,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals to every pair until each head-to-head cell's 95% interval has half-width at most H "
              "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
-    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
-                                           help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
-    threads: Annotated[int | None, typer.Option(
-        "--threads", "-t", metavar=N, show_default=False,
-        help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
+    max_deals: MaxDealsOpt = 10_000_000,
+    threads: ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=FILE, show_default=False,
         help="Also write the pairs, the ratings and the configuration to this Parquet FILE.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False, help=FORMAT_HELP)] = Format.table,
-    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
-                                              help="Show no progress bar (it goes to stderr).")] = False,
+    no_progress: NoProgressOpt = False,
 ):
     """Play every pair of policies on the same duplicate deals: a head-to-head matrix and ratings.
 
-    Each cell is the row policy's win share per seat against the column policy, paired by deal, with its
-    95% interval.
+    Each cell is the row policy's win share per seat against the column policy, paired by deal, with its 95% interval.
 
-    Ratings: Bradley-Terry strengths fitted by statsmodels (a binomial GLM), the first policy at 0, on an
-    Elo-like scale too.
+    Ratings: Bradley-Terry strengths fitted by statsmodels (a binomial GLM), the first policy at 0; Elo scale too.
     """
-    from analyser.cli.plot import checked_plot_path, write_plot
+    from analyser.cli.plot import checked_plot_path
     from analyser.core.registry import parse_rule_args
     from analyser.tournaments import tournament as run_tournament
 
@@ -93,22 +86,12 @@ def tournament(
     result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, precision=precision,
                             max_deals=max_deals, unit=unit, out=out, progress=not no_progress)
-    print_tournament(result, fmt)
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    if plot is not None:
-        write_plot(result.plot(), plot)
+    finish(result, print_tournament, fmt, out, plot)
 
 
 def print_tournament(result, fmt: Format | str = Format.table, console=None):
     """Print a TournamentResult as tables, one JSON object, or CSV of the head-to-head matrix (long form)."""
-    fmt = Format(fmt)
-    if fmt == Format.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    elif fmt == Format.csv:
-        result.head_to_head().to_csv(sys.stdout, index=False)
-    else:
-        print_tournament_tables(result, console)
+    print_analysis(result, fmt, print_tournament_tables, result.head_to_head(), console)
 
 
 def _cell(value, low, high, wide: bool) -> str:

@@ -104,12 +104,10 @@ def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
-    """Parse ``name`` or ``name:param=value,param=value``."""
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """``"name:p=v,q=w"`` -> ``("name", {"p": "v", "q": "w"})``, values as written."""
     name, _, rest = text.strip().partition(":")
-    if name not in available:
-        raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
-    values = {}
+    values: dict[str, str] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
@@ -117,6 +115,14 @@ def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
         if key.strip() in values:
             raise UserError(f"parameter '{key.strip()}' is given twice in '{text}'")
         values[key.strip()] = value.strip()
+    return name.strip(), values
+
+
+def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
+    """Parse ``name`` or ``name:param=value,param=value``."""
+    name, values = split_spec(text)
+    if name not in available:
+        raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
     return available[name].bind(**values)
 
 
