@@ -356,74 +356,48 @@ def load_compare(path: str | Path) -> CompareResult:
     return CompareResult(meta, tally)
 
 
+class PrecisionTarget:
+    """The runner's ``more`` rule for ``simulate --precision``: after each batch, stop once
+    every share interval the tables report (win share per seat, policy and team, the
+    game's rate columns; the score too where it is a 0/1 payoff, as in Palace) has
+    half-width (high - low) / 2 at most ``target``, or ``cap`` units were played; else
+    ask for the next batch. Mean scores in game units and per-unit means are not
+    watched. ``meta`` has ``precision``, ``stop``, ``stopped`` (the sentence the output
+    prints) and ``batches`` once it has said stop."""
+
+    def __init__(self, target: float, cap: int, labels, game):
+        self.target, self.cap, self.labels, self.game = target, cap, labels, game
+        self.batches: list[dict] = []
+        self.meta: dict = {}
+
+    def __call__(self, tally, done: int) -> int:
+        half = share_half_width(tally, self.labels, self.game)
+        self.batches.append({"deals": done, "half_width": _plain(half)})
+        reached = math.isfinite(half) and half <= self.target
+        if not reached and done < self.cap:
+            return next_batch(done, half, self.target, self.cap)
+        stop = {"rule": "precision", "reached": reached, "target": self.target, "half_width": _plain(half),
+                "deals": done, "max_deals": self.cap}
+        self.meta = {"stop": stop, "stopped": stop_text(stop, self.game.unit), "batches": self.batches,
+                     "precision": {"target": self.target, "applies_to": "every share interval (win share, the "
+                                   "game's rates; a 0/1 score)", "max_deals": self.cap}}
+        return 0
+
+
 def simulate_to_precision(config: RunConfig, precision: float, max_deals: int = DEFAULT_MAX_DEALS,
                           threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, keep_records: bool = False,
                           progress: bool = False, out=None):
-    """``simulate`` with a precision target: ``config.deals`` is the first batch; batches are added
-    until every share interval the tables report (win share per seat and per policy and team, the
-    game's rate columns; the score too where it is a 0/1 payoff, as in Palace) has half-width
-    (high - low) / 2 at most ``precision``, or ``max_deals`` units were played. Mean scores in game
-    units and per-unit means are not watched. Returns a SimulationResult whose meta has
-    ``precision``, ``stop`` and ``stopped`` (the sentence the output prints). With ``out`` the
-    records are kept in memory and written as ``simulate --out`` writes them once the run stops."""
-    from analyser.core.progress import preparing, progress_bar
-    from analyser.core.runner import ChunkRunner, _join, chunks, set_threads
-    from analyser.results import SimulationResult
-    from analyser.stats.tally import Tally
+    """``simulate`` with a precision target (see PrecisionTarget): ``config.deals`` is the
+    first batch. The runner plays it, so ``out`` streams as ``simulate --out`` does."""
+    from analyser.core.runner import run
 
     precision = check_precision(precision)
     cap = whole_number(max_deals, "--max-deals", 1)
     if config.deals > cap:
         raise UserError(f"the first batch ({config.deals:,}) is more than --max-deals ({cap:,})")
-    threads = set_threads(threads)
-    meta = config.metadata()
-    if out is not None:
-        from analyser.results_file import check_target
-
-        check_target(Path(out))
-        keep = keep_records
-        keep_records = True
-    with preparing(progress):
-        runner = ChunkRunner(config)
-    tally = Tally.for_run(config.game, config.players, meta["policies"])
-    kept, batches, sim_seconds = [], [], 0.0
-    t_start = time.perf_counter()
-    done, batch = 0, config.deals
-    try:
-        while True:
-            with progress_bar(batch, f"{config.game.name} x{config.players}", progress) as bar:
-                for start, size in chunks(config.first_deal + done, batch, chunk_size):
-                    t0 = time.perf_counter()
-                    rec = runner.run(start, size)
-                    sim_seconds += time.perf_counter() - t0
-                    tally.add(rec)
-                    if keep_records:
-                        kept.append(rec)
-                    if bar:
-                        bar.advance(size)
-            done += batch
-            half = share_half_width(tally, meta["policies"], config.game)
-            batches.append({"deals": done, "half_width": _plain(half)})
-            reached = math.isfinite(half) and half <= precision
-            if reached or done >= cap:
-                break
-            batch = next_batch(done, half, precision, cap)
-    except KeyboardInterrupt:
-        raise Interrupted(f"interrupted after {tally.units:,} {plural(config.game.unit)}") from None
-    seconds = time.perf_counter() - t_start
-    stop = {"rule": "precision", "reached": reached, "target": precision, "half_width": _plain(half),
-            "deals": done, "max_deals": cap}
-    meta.update(deals=done, threads=threads, seconds=seconds, simulation_seconds=sim_seconds, stop=stop,
-                stopped=stop_text(stop, config.game.unit), batches=batches,
-                precision={"target": precision, "applies_to": "every share interval (win share, the game's "
-                           "rates; a 0/1 score)", "max_deals": cap})
-    records = _join(kept, config.game.record_dtype) if keep_records else None
-    result = SimulationResult(meta, config.game, tally, seconds, records, sim_seconds)
-    if out is not None:
-        result.save(out)
-        if not keep:
-            result.records = None
-    return result
+    target = PrecisionTarget(precision, cap, config.metadata()["policies"], config.game)
+    return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+               out=out, more=target)
 
 
 def share_half_width(tally, labels, game) -> float:

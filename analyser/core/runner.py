@@ -88,11 +88,14 @@ def _join(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
 
 
 def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-        progress: bool = False, keep_records: bool = False, out=None) -> SimulationResult:
+        progress: bool = False, keep_records: bool = False, out=None, more=None) -> SimulationResult:
     """Run a whole configuration; see analyser.api.simulate for the user-facing form.
 
     With ``out`` the records stream into a temporary file that replaces ``out``
-    only when the run completes; Ctrl-C removes it and raises Interrupted."""
+    only when the run completes; Ctrl-C removes it and raises Interrupted.
+    ``more(tally, done)``, when given, is asked after the ``config.deals`` units and
+    after every further batch how many units to add (0: stop), and its ``meta``
+    dict then joins the run's metadata: a precision target is such a rule."""
     from analyser.results_file import RecordWriter
 
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
@@ -112,24 +115,30 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
     kept = []
     sim_seconds = 0.0
     t_start = time.perf_counter()
+    done, batch = 0, config.deals
     try:
-        with progress_bar(config.deals, f"{game.name} x{config.players}", progress) as bar:
-            for start, count in chunks(config.first_deal, config.deals, chunk_size):
-                t0 = time.perf_counter()
-                rec = runner.run(start, count)
-                sim_seconds += time.perf_counter() - t0
-                tally.add(rec)
-                if writer:
-                    writer.write(rec, config.players)
-                if keep_records:
-                    kept.append(rec)
-                if bar:
-                    rate = tally.units / max(time.perf_counter() - t_start, 1e-9)
-                    bar.advance(count, f"{rate:,.0f} {plural(game.unit)}/s")
+        while batch:
+            with progress_bar(batch, f"{game.name} x{config.players}", progress) as bar:
+                for start, count in chunks(config.first_deal + done, batch, chunk_size):
+                    t0 = time.perf_counter()
+                    rec = runner.run(start, count)
+                    sim_seconds += time.perf_counter() - t0
+                    tally.add(rec)
+                    if writer:
+                        writer.write(rec, config.players)
+                    if keep_records:
+                        kept.append(rec)
+                    if bar:
+                        rate = tally.units / max(time.perf_counter() - t_start, 1e-9)
+                        bar.advance(count, f"{rate:,.0f} {plural(game.unit)}/s")
+            done += batch
+            batch = more(tally, done) if more is not None else 0
         seconds = time.perf_counter() - t_start
-        meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds)
+        extra = {"deals": done, "threads": threads, "seconds": seconds, "simulation_seconds": sim_seconds,
+                 **(more.meta if more is not None else {})}
+        meta.update(extra)
         if writer:
-            writer.close({"threads": threads, "seconds": seconds, "simulation_seconds": sim_seconds})
+            writer.close(extra)
     except BaseException as err:
         if writer:
             writer.discard()
