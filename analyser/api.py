@@ -95,10 +95,12 @@ def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | Non
 
 
 def _one_hand(events: list[dict], hand, game) -> list[dict]:
-    """The setup line (the run's configuration) and the events of one hand."""
-    hand = whole_number(hand, f"the {game.sub_unit}")
-    played = sorted({e["hand"] for e in events if "hand" in e})
+    """The setup line (the run's configuration) and the events of one hand (round):
+    the events inside a unit carry their sub-unit's index under its name."""
+    key = game.sub_unit
+    hand = whole_number(hand, f"the {key}")
+    played = sorted({e[key] for e in events if key in e})
     if hand not in played:
-        have = f"{game.sub_unit}s {played[0]}..{played[-1]}" if played else f"no {game.sub_unit}s"
+        have = f"{key}s {played[0]}..{played[-1]}" if played else f"no {key}s"
         raise UserError(f"this {game.unit} has {have}, not {hand}")
-    return [events[0]] + [e for e in events[1:] if e.get("hand") == hand]
+    return [events[0]] + [e for e in events[1:] if e.get(key) == hand]

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench.py palace [--count 400000]
     .venv/bin/python benchmarks/bench.py enemy_anemone [--count 400000]
+    .venv/bin/python benchmarks/bench.py olenon [--count 400000]
 
 Measures units/s (games or matches; the simulation alone, and end to end with
 the tally), decisions/s and ns per decision on 1 and 2 threads with the
@@ -37,6 +38,13 @@ MIXES = {
         "greedy x4": ["greedy"],
         "lowball x4": ["lowball"],
         "timing:only_to_win=0 x4": ["timing:only_to_win=0"],
+        "random x4": ["random"],
+    },
+    "olenon": {
+        "shed x4": ["shed"],
+        "tempo x4": ["tempo"],
+        "partner x4": ["partner"],
+        "partner,shed,tempo,shed": ["partner", "shed", "tempo", "shed"],
         "random x4": ["random"],
     },
 }

@@ -36,8 +36,8 @@ def trace(
         help="Which game or match of the run to play (its index), counting from 0. Default: 0.")] = None,
     unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=N, hidden=True)] = None,   # its old name
     hand: Annotated[int | None, typer.Option(
-        "--hand", metavar="K", show_default=False,
-        help="Show only hand (or round) K of the match; for games played whole, like Palace, there is "
+        "--hand", "--round", metavar="K", show_default=False,
+        help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, like Palace, there is "
              "none. Default: the whole game or match.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
                                                    show_default=False)] = None,

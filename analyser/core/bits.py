@@ -12,6 +12,8 @@ from numba import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import overload
 
+from analyser.core.jit import inline_kernel
+
 BIT = np.array([1 << c for c in range(64)], np.uint64)
 NONE = np.uint64(0)
 
@@ -60,3 +62,17 @@ def _count(mask):
             x = (x + (x >> np.uint64(4))) & _M4
             return np.int64((x * _H01) >> np.uint64(56))
         return impl
+
+
+# SPREAD[b]: the eight bits of b as eight bytes 0/1, for writing a mask into a bool array.
+SPREAD = np.array([sum(1 << (8 * i) for i in range(8) if b >> i & 1) for b in range(256)], np.uint64)
+_BYTE = np.uint64(255)
+
+
+@inline_kernel
+def mark_nb(legal, mask):
+    """The bool array ``legal`` (a multiple of 8 entries) from a mask, bit i to
+    entry i, eight bytes at a store: a loop over the set bits mispredicts its exit."""
+    words = legal.view(np.uint64)
+    for k in range(words.size):
+        words[k] = SPREAD[(np.uint64(mask) >> np.uint64(8 * k)) & _BYTE]

@@ -110,7 +110,7 @@ class GameSpec:
           seats are rotated.
       trace(seed, unit, players, settings, fns, params, streams)
           -> (events, record array of one): exactly the unit simulate played.
-          In a game with sub-units every event of sub-unit k carries "hand": k.
+          In a game with sub-units every event of sub-unit k carries its name: k ("hand": k, "round": k).
       trace_text(events) -> the trace for people.
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
       kit() -> the hooks of the shared test kit (analyser.core.kit.GameKit).
@@ -254,6 +254,7 @@ def illegal_action_seat(code: int) -> Callable[[np.ndarray], int | None]:
 GAME_MODULES = {
     "palace": "analyser.games.palace",
     "enemy_anemone": "analyser.games.enemy_anemone",
+    "olenon": "analyser.games.olenon",
 }
 _REGISTERED: dict[str, GameSpec] = {}
 

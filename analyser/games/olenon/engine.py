@@ -1,0 +1,79 @@
+"""The Olenon simulation loop: many matches in parallel, one record per match.
+
+``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+policies (see state.POLICY_T); importing this module loads it from the disk
+cache. Matches are played by rules.play_match_nb, as traces are.
+"""
+import numba
+import numpy as np
+from numba import njit, prange, types
+
+from analyser.core.jit import kernel
+from analyser.games.olenon.constants import PLAYERS
+from analyser.games.olenon.records import RECORD_DTYPE
+from analyser.games.olenon.rules import play_match_nb
+from analyser.games.olenon.state import POLICIES_T, new_state_nb
+
+RECORD_T = numba.from_dtype(RECORD_DTYPE)
+BLOCK = 64   # matches per parallel work item
+
+
+@kernel
+def record_nb(rec, unit, pub, hid):
+    """The outcome block (team = seat & 1; score = the team's rounds won; win 1
+    for both partners of the match's winning team; rank 1 or 2) and the game's fields."""
+    pb = pub[0]
+    hd = hid[0]
+    rec["unit"] = unit
+    rec["players"] = PLAYERS
+    rec["rounds"] = hd["rounds_played"]
+    rec["first"] = hd["first"]
+    rec["draw"] = False
+    rec["length"] = hd["actions"]
+    rec["decisions"] = hd["decisions"]
+    rec["aborted"] = hd["aborted"]
+    rec["error"] = hd["error"]
+    rec["error_seat"] = hd["error_seat"]
+    for s in range(PLAYERS):
+        team = s & 1
+        rec["team"][s] = team
+        rec["rounds_won"][s] = pb["team_rounds"][team]
+        rec["goes_out"][s] = hd["goes_out"][s]
+        rec["plays"][s] = hd["plays"][s]
+        rec["replaces"][s] = hd["replaces"][s]
+        rec["passes"][s] = hd["passes"][s]
+        rec["cards_played"][s] = hd["cards_played"][s]
+        won = not hd["aborted"] and hd["winner"] == team
+        rec["score"][s] = 0.0 if hd["aborted"] else pb["team_rounds"][team]
+        rec["win"][s] = 1.0 if won else 0.0
+        rec["rank"][s] = 0 if hd["aborted"] else (1 if won else 2)
+
+
+@njit(cache=True)
+def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
+    """Matches lo .. hi - 1, on buffers of this block's own (params and settings
+    copied too: a shared array's refcount would bounce between threads)."""
+    params = params.copy()
+    settings = settings.copy()
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    for i in range(lo, hi):
+        play_match_nb(seed, first + i, settings, policies, params, streams, pub, priv, hid, legal, log)
+        record_nb(out[i], first + i, pub, hid)
+
+
+SIMULATE_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
+)
+
+
+@njit(SIMULATE_SIG, parallel=True, cache=True)
+def simulate_nb(seed, first, players, settings, policies, params, streams, out):
+    """Play matches first .. first + len(out) - 1 into ``out`` (``players`` is always 4)."""
+    n = out.size
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        _block_nb(seed, first, lo, hi, settings, policies, params, streams, out)

@@ -1,0 +1,146 @@
+"""Olenon's hooks for the shared test kit (see analyser.core.kit).
+
+A position is the three state records. Its locations are each hand, the
+set-aside cards, the table, each seat's face-up passed card and the discards;
+``locations`` also checks what the rules keep beside the cards (hand sizes,
+the open hands of talk=open, the table's value, the passes of a trick in
+progress). ``play`` steps the match in one compiled call that keeps a copy of
+the records after every action.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from analyser.core.kit import GameKit, Position
+from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
+from analyser.games.olenon.rules import begin_match_nb, step_nb
+from analyser.games.olenon.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+
+
+def spread(counts) -> list[int]:
+    """Seven counts -> the cards, lowest first."""
+    return [v for v in range(N_VALUES) for _ in range(int(counts[v]))]
+
+
+def legal_actions(pb, hand) -> list[int]:
+    """The legal actions, from the rule book's words (an independent reading of rules.legal_mask_nb)."""
+    k, v = int(pb["table_len"]), int(pb["table_value"])
+    if k == 0:
+        return [put(w, m) for w in range(N_VALUES) for m in range(1, min(int(hand[w]), TABLE) + 1)]
+    out = [put(v, m) for m in range(1, min(int(hand[v]), TABLE - k) + 1)]
+    out += [put(w, k) for w in range(N_VALUES) if beats(w, v) and hand[w] >= k]
+    return sorted(out) + [ACTION.PASS]
+
+
+class OlenonPosition(Position):
+    def __init__(self, pub, priv, hid, settings):
+        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
+
+    def locations(self) -> dict[str, list[int]]:
+        pb, hd = self.pub[0], self.hid[0]
+        k, v = int(pb["table_len"]), int(pb["table_value"])
+        assert 0 <= k <= TABLE and (v == -1) == (k == 0), f"table of {k} cards of value {v}"
+        out = {"table": [v] * k, "set_aside": sorted(int(c) for c in hd["set_aside"]),
+               "discards": spread(pb["discarded"])}
+        for s in range(PLAYERS):
+            hand = self.priv[s]["hand"]
+            assert (hand >= 0).all(), f"seat {s} holds a negative count"
+            out[f"hand{s}"] = spread(hand)
+            out[f"passed{s}"] = [int(pb["passed"][s])] if pb["passed"][s] >= 0 else []
+            assert pb["hand_len"][s] == len(out[f"hand{s}"]), f"hand_len of seat {s} is not its hand's size"
+            shown = pb["open"][s] if pb["talk"] else np.zeros(N_VALUES, np.int8)
+            assert np.array_equal(pb["open"][s], hand if pb["talk"] else shown), f"open hand of seat {s} is wrong"
+        if not hd["over"]:
+            passed = [s for s in range(PLAYERS) if pb["passed"][s] >= 0]
+            assert len(passed) <= 2 and not any((s + 2) % PLAYERS in passed for s in passed), \
+                f"the trick goes on with passes {passed}"
+            assert pb["passed"][pb["seat"]] < 0, "a seat that passed is to act"
+        return out
+
+    def deck(self) -> list[int]:
+        return [int(c) for c in DECK]
+
+    def seen_by(self, seat: int) -> set[str]:
+        seen = {"table", "discards", *(f"passed{s}" for s in range(PLAYERS)), f"hand{seat}"}
+        if self.pub[0]["talk"]:
+            seen |= {f"hand{s}" for s in range(PLAYERS)}
+        return seen
+
+    def decision(self):
+        pb, hd = self.pub[0], self.hid[0]
+        if hd["over"] or hd["round_actions"] >= self.settings[SETTING.MAX_ACTIONS]:
+            return None
+        seat = int(pb["seat"])
+        pv = self.priv[seat]
+        actions = legal_actions(pb, pv["hand"])
+        if len(actions) < 2:
+            return None
+        legal = np.zeros(LEGAL_SIZE, np.bool_)
+        legal[actions] = True
+        return seat, (pb, pv, legal)
+
+    def relocate(self, locations: dict[str, list[int]]) -> OlenonPosition:
+        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
+        before = self.locations()
+        for name, placed in locations.items():
+            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+        for s in range(PLAYERS):
+            priv[s]["hand"] = np.bincount(np.array(locations[f"hand{s}"], np.int64), minlength=N_VALUES)
+            if pub[0]["talk"]:
+                pub[0]["open"][s] = priv[s]["hand"]
+        hid[0]["set_aside"] = locations["set_aside"]
+        return OlenonPosition(pub, priv, hid, self.settings)
+
+    def memory(self, seat: int) -> np.ndarray:
+        return self.priv[seat]["memory"]
+
+
+class OlenonKit(GameKit):
+    honest_args = True          # a policy gets the public record and its own seat's private record only
+    fixed_policy = "shed"
+
+    def cases(self, game):
+        # the first and the last case get the hidden-information check: talk=none, where hands are hidden
+        return [(4, {}), (4, {"talk": "open", "rounds": 3}), (4, {"talk": "open", "round_starter": "winner"}),
+                (4, {"round_starter": "winner"})]
+
+    def aborting_rules(self):
+        return {"max_actions": 25}
+
+    def cap(self, players, settings):
+        return settings["max_actions"] * (2 * settings["rounds"] - 1)
+
+    def play(self, seed, unit, players, settings, fns, params, streams):
+        size = min(self.cap(players, {"max_actions": int(settings[SETTING.MAX_ACTIONS]),
+                                      "rounds": int(settings[SETTING.ROUNDS])}), 20_000) + 2
+        pubs = np.zeros(size, PUBLIC_DTYPE)
+        privs = np.zeros((size, PLAYERS), PRIVATE_DTYPE)
+        hids = np.zeros(size, HIDDEN_DTYPE)
+        n = playout_nb(seed, unit, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
+                       privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
+        for i in range(n):
+            yield OlenonPosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+
+
+_BYTES = types.uint8[:, ::1]
+
+
+@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
+def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hids):
+    """Play a match as simulate does, keeping the records after the setup and every
+    action in row i of pubs, privs and hids; returns how many rows."""
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
+    over = False
+    n = 0
+    while True:
+        pubs[n] = pub.view(np.uint8)
+        privs[n] = priv.view(np.uint8)
+        hids[n] = hid.view(np.uint8)
+        n += 1
+        if over or n == pubs.shape[0]:
+            return n
+        over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
