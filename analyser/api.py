@@ -19,7 +19,8 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
-    policies: one for every seat or one per seat; each a name (``"saver"``), a
+    policies: one for every seat, one per team (a team game: team t's seats get
+    the t-th) or one per seat; each a name (``"saver"``), a
     spec with parameters (``"pickup:max_pile=5"``), a PolicySpec or SeatPolicy,
     or an ``@numba.njit`` function of the game's policy signature.
     rules: setting name -> value (``{"ten_on_anything": True}``).

@@ -45,11 +45,7 @@ class RunConfig:
         deals = whole_number(deals, f"the number of {plural(spec.unit)}", 1)
         seed = whole_number(seed, "seed")
         first_deal = whole_number(first_deal, f"the first {spec.unit}", 0, MAX_INDEX - deals + 1)
-        items = _policy_list(policies, spec)
-        if len(items) == 1:
-            items = items * players
-        if len(items) != players:
-            raise UserError(f"give one policy for all seats or one per seat ({players}), not {len(items)}")
+        items = _seat_list(_policy_list(policies, spec), spec, players)
         seats = tuple(as_seat_policy(p, spec.policy_map, spec.policy_signature) for p in items)
         streams = tuple(range(players)) if streams is None else tuple(
             whole_number(s, "a policy stream id", 0, MAX_POLICY_STREAMS - 1) for s in streams)
@@ -78,6 +74,20 @@ class RunConfig:
             "versions": {"analyser": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
                          "python": platform.python_version()},
         }
+
+
+def _seat_list(items: list, spec: GameSpec, players: int) -> list:
+    """The policy of each seat from one for all, one per team (a team game: team t's
+    seats all get item t) or one per seat."""
+    if len(items) == 1:
+        return items * players
+    teams = spec.team_of(players) if spec.teams else None
+    if teams is not None and len(items) == len(set(teams)) < players:
+        return [items[t] for t in teams]
+    if len(items) != players:
+        per_team = f", one per team ({len(set(teams))})" if teams is not None else ""
+        raise UserError(f"give one policy for all seats{per_team} or one per seat ({players}), not {len(items)}")
+    return items
 
 
 def _policy_list(policies, spec: GameSpec) -> list:

@@ -79,8 +79,8 @@ def _result(e: dict, setup: dict) -> list[str]:
     won = e["rounds_won"]
     policies = setup.get("policies", [])
     names = f" ({policies[t]} + {policies[t + 2]})" if policies else ""
-    return [f"Result after {actions} in {e['rounds']} rounds: team {t}, s{t} and s{t + 2}{names}, "
-            f"wins {won[t]}-{won[1 - t]}."]
+    head = f"Result after {actions} in {e['rounds']} rounds:"
+    return _pack(head, f"team {t}, s{t} and s{t + 2}{names}, wins {won[t]}-{won[1 - t]}.".split(" "), 2)
 
 
 def render(events: list[dict]) -> str:
