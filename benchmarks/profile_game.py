@@ -34,7 +34,8 @@ from analyser.core.registry import get_game  # noqa: E402
 from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
 
 MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),
-         "enemy_anemone": ("timing", "greedy", "lowball", "timing")}
+         "enemy_anemone": ("timing", "greedy", "lowball", "timing"),
+         "olenon": ("shed", "shed", "shed", "shed")}
 
 
 def symbols(library):
