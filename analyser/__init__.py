@@ -113,6 +113,14 @@ def tournament(*args, **kwargs):
     return _tournament(*args, **kwargs)
 
 
+def vary(*args, **kwargs):
+    """One line-up on the same deals under each value of one rule setting; see
+    :func:`analyser.rule_effects.vary`."""
+    from analyser.rule_effects import vary as _vary
+
+    return _vary(*args, **kwargs)
+
+
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
     from analyser.results import load as _load
@@ -127,7 +135,7 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "load", "register_game",
+__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "load", "register_game",
            "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once

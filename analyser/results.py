@@ -188,7 +188,7 @@ def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarr
 
 # Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
 OTHER_RESULTS = {"compare": "analyser.comparison:load_compare", "sweep": "analyser.sweeps:load_sweep",
-                 "tournament": "analyser.tournaments:load_tournament"}
+                 "tournament": "analyser.tournaments:load_tournament", "vary": "analyser.rule_effects:load_vary"}
 
 
 def load(path: str | Path):

@@ -106,12 +106,14 @@ def show(
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = Format.table,
 ):
-    """Print the summary of a results file again: `simulate`, `compare`, `tournament` or `sweep` with --out."""
+    """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
+    with --out."""
     from analyser.core.registry import lazy
     from analyser.results import load
 
     result = load(file)
     kind = result.meta.get("kind")
     printer = {"compare": "analyser.cli.compare:print_compare", "sweep": "analyser.cli.sweep:print_sweep",
-               "tournament": "analyser.cli.tournament:print_tournament"}.get(kind)
+               "tournament": "analyser.cli.tournament:print_tournament",
+               "vary": "analyser.cli.vary:print_vary"}.get(kind)
     (lazy(printer) if printer else print_result)(result, fmt)

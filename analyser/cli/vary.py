@@ -1,0 +1,126 @@
+"""``analyser vary``: one line-up on the same deals under each value of one rule setting."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyser.cli.common import (
+    FILE,
+    POLICY,
+    CountAlias,
+    Format,
+    GameArg,
+    GamesAlias,
+    MatchesAlias,
+    N,
+    NoProgressOpt,
+    RuleOpt,
+    SeedOpt,
+    ThreadsOpt,
+    UnitOpt,
+    complete_policy,
+    finish,
+    one_of,
+    print_analysis,
+    user_errors,
+)
+from analyser.cli.plot import PLOT_HELP
+from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+
+
+@user_errors
+def vary(
+    game: GameArg,
+    setting: Annotated[str, typer.Option(
+        "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
+        help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
+             "e.g. talk=none,open or hands=2,4.")],
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--deals", "-n", metavar=N, show_default=False,
+        help="Deals to play, each under every value (--count, --games and --matches are other names for it). "
+             "Default: 10,000.")] = None,
+    count2: CountAlias = None,
+    games: GamesAlias = None,
+    matches: MatchesAlias = None,
+    unit: UnitOpt = None,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=FILE, show_default=False,
+        help="Also write the table and the configuration to this Parquet FILE.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the result. Default: table.")] = Format.table,
+    no_progress: NoProgressOpt = False,
+):
+    """What a rule setting is worth: the same seats on the same deals under each value of it.
+
+    Per team (or seat): win share and score under each value, and the change from the first value with a
+    95% interval paired by deal. Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
+    """
+    from analyser.cli.plot import checked_plot_path
+    from analyser.rule_effects import vary as run_vary
+
+    plot = checked_plot_path(plot)
+    name, eq, values = setting.partition("=")
+    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    from analyser.core.registry import parse_rule_args
+
+    result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=count,
+                      seed=seed, rules=parse_rule_args(rule), threads=threads, unit=unit, out=out,
+                      progress=not no_progress)
+    finish(result, print_vary, fmt, out, plot)
+
+
+def print_vary(result, fmt: Format | str = Format.table, console=None):
+    """Print a VaryResult as a terminal table, one JSON object, or CSV of its rows (``show`` calls it)."""
+    print_analysis(result, fmt, print_vary_tables, result.table, console)
+
+
+def _pp(x, sign: bool = True) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{100 * x:+.2f}" if sign else f"{100 * x:.2f}"
+
+
+def _num(x, sign: bool = False) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{x:+,.3f}" if sign else f"{x:,.3f}"
+
+
+def print_vary_tables(result, console=None):
+    from rich.console import Console
+    from rich.table import Table
+
+    from analyser.core.registry import plural
+
+    console = console or Console()
+    m = result.meta
+    fixed = ", ".join(f"{k}={v}" for k, v in m["settings"].items() if v != "varied")
+    values = [str(v) for v in m["values"]]
+    console.print(f"[bold]{m['game']}[/bold]: {m['setting']} = {' / '.join(values)}; {m['players']} players, "
+                  f"{m['deals']:,} {plural(m['unit'])} under each ({m['aborted']:,} dropped: aborted under some "
+                  f"value), seed {m['seed']} ({fixed}). The same deals, seats and policies under every value.")
+    table = Table(title="Win share under each value (95% intervals)", title_justify="left",
+                  caption=f"change: points of win share from {m['setting']}={values[0]}, paired by deal; "
+                          f"indep.: the half-width independent deals would give", caption_justify="left")
+    for name, left in (("group", True), ("policies", True), (m["setting"], True), ("win share", False),
+                       ("change (points)", False), ("indep.", False), ("score", False)):
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    for _, row in result.table.iterrows():
+        first = row["value"] == values[0]
+        share = f"{_pp(row['win_mean'], False)}% [{_pp(row['win_ci_low'], False)}, {_pp(row['win_ci_high'], False)}]"
+        change = "" if first else f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
+        independent = "" if first else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
+        table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
+                      _num(row["score_mean"]))
+    console.print(table)
