@@ -24,9 +24,10 @@ def test_teams_and_values_with_paired_differences(talk):
     # one team's gain is the other's loss, deal by deal
     assert second["win_diff"].sum() == pytest.approx(0, abs=1e-12)
     assert second["win_mean"].sum() == pytest.approx(1)
+    before = first.set_index("group")["win_mean"]
     for _, row in second.iterrows():
         assert row["win_diff_ci_low"] < row["win_diff"] < row["win_diff_ci_high"]
-        assert row["win_diff"] == pytest.approx(row["win_mean"] - first.set_index("group").loc[row["group"], "win_mean"])
+        assert row["win_diff"] == pytest.approx(row["win_mean"] - before[row["group"]])
     assert talk.meta["setting"] == "talk" and talk.meta["values"] == ["none", "open"]
     assert talk.meta["settings"]["talk"] == "varied" and talk.meta["deals"] == 1500
 

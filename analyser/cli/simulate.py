@@ -26,7 +26,8 @@ from analyser.cli.common import (
 from analyser.cli.plot import PLOT_HELP, checked_plot_path, write_plot
 
 GAME_HELP = "Game to play; `analyser games` lists them."
-POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat, once per team (Olenon: team 0, then team 1) or once per seat. "
+POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat, once per team "
+               "(Olenon: team 0, then team 1) or once per seat. "
                "`analyser policies GAME` lists them. Default: the game's default policy (" + DEFAULT_POLICY + ").")
 RULE_HELP = ("A rule setting NAME=VALUE, repeatable; `analyser games` lists them. "
              "Default: the game's settings as listed there.")

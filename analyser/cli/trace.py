@@ -37,8 +37,8 @@ def trace(
     unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=N, hidden=True)] = None,   # its old name
     hand: Annotated[int | None, typer.Option(
         "--hand", "--round", metavar="K", show_default=False,
-        help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, like Palace, there is "
-             "none. Default: the whole game or match.")] = None,
+        help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, "
+             "like Palace, there is none. Default: the whole game or match.")] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
                                                    show_default=False)] = None,
     policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,

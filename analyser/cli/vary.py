@@ -119,7 +119,8 @@ def print_vary_tables(result, console=None):
     for _, row in result.table.iterrows():
         first = row["value"] == values[0]
         share = f"{_pp(row['win_mean'], False)}% [{_pp(row['win_ci_low'], False)}, {_pp(row['win_ci_high'], False)}]"
-        change = "" if first else f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
+        change = "" if first else \
+            f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
         independent = "" if first else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       _num(row["score_mean"]))

@@ -26,8 +26,8 @@ def vary_figure(result):
         ax.errorbar(x, mean, yerr=err, fmt="o", color=color, ecolor=color, capsize=4, ms=6, lw=1.5,
                     label=f"{m['setting']}={value}")
         for xi, yi, (_, row) in zip(x, mean, rows.iterrows(), strict=True):
-            note = pct(yi) if v == 0 else (f"{pct(yi)}\n{100 * row['win_diff']:+.1f} pts "
-                                           f"[{100 * row['win_diff_ci_low']:+.1f}, {100 * row['win_diff_ci_high']:+.1f}]")
+            low, high = 100 * row["win_diff_ci_low"], 100 * row["win_diff_ci_high"]
+            note = pct(yi) if v == 0 else f"{pct(yi)}\n{100 * row['win_diff']:+.1f} pts [{low:+.1f}, {high:+.1f}]"
             ax.annotate(note, (xi, yi), xytext=(6, 0), textcoords="offset points", va="center", fontsize=7)
     labels = [f"{g}\n{p}" for g, p in zip(groups, table.drop_duplicates("group")["policies"], strict=True)]
     set_ticks(ax, labels, width=24)

@@ -223,7 +223,8 @@ def end_round_nb(seed, unit, streams, pub, priv, hid, seat, log):
 
 
 @inline_kernel
-def fail_nb(hd, seat):
+def fail_nb(pb, hd, seat):
+    hd["rounds_played"] = pb["round"] + 1     # the round it stopped in counts, as a capped one does
     hd["error"] = ERROR.ILLEGAL_ACTION
     hd["error_seat"] = seat
     hd["aborted"] = True
@@ -253,7 +254,7 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
         hd["decisions"] += 1
         a = policies[seat](pb, pv, legal, params[seat])
         if a < 0 or a >= ACTION.COUNT or mask & BIT[a] == NONE:
-            return fail_nb(hd, seat)
+            return fail_nb(pb, hd, seat)
     hd["actions"] += 1
     hd["round_actions"] += 1
     if a == ACTION.PASS:

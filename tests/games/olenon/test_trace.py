@@ -57,7 +57,7 @@ def referee(events: list[dict]) -> dict:
     settings = setup["settings"]
     seen = {"play": 0, "replace": 0, "pass": 0, "four": 0, "team_passed": 0, "rounds": 0, "empty_after_pass": 0}
     won = [0, 0]
-    starter = None
+    starter = last_out = None
     hands = table = passed = None
     seat = owner = None
     expect_end = None
