@@ -18,7 +18,8 @@ import statistics
 
 from revisions import checkouts, run_with
 
-DEFAULT_POLICIES = {"palace": "saver,lowest,pickup,saver", "enemy_anemone": "timing,greedy,lowball,timing"}
+DEFAULT_POLICIES = {"palace": "saver,lowest,pickup,saver", "enemy_anemone": "timing,greedy,lowball,timing",
+                    "olenon": "shed,shed,shed,shed"}
 
 CHILD = """
 import sys, warnings

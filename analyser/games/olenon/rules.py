@@ -35,6 +35,9 @@ PUT_BITS = np.array([[sum(1 << (w * 4 + i) for i in range(m)) for m in range(TAB
 REPLACE_BIT = np.array([[0] + [1 << (w * 4 + k - 1) for k in range(1, TABLE + 1)] for w in range(N_VALUES)],
                        np.uint64)
 PASS_BIT = np.uint64(1 << ACTION.PASS)
+# BEATING[v]: every replace action (any count) of a value that beats v: higher, or 0 over 6.
+BEATING = np.array([sum(1 << (w * 4 + i) for w in range(N_VALUES) if w > v or (w == 0 and v == N_VALUES - 1)
+                        for i in range(TABLE)) for v in range(N_VALUES)], np.uint64)
 
 
 @kernel
@@ -126,13 +129,10 @@ def legal_mask_nb(pb, hand):
             mask |= PUT_BITS[w, min(hand[w], TABLE)]
         return mask
     v = pb["table_value"]
-    mask = PUT_BITS[v, min(hand[v], TABLE - k)] | PASS_BIT
-    for w in range(v + 1, N_VALUES):
-        if hand[w] >= k:
-            mask |= REPLACE_BIT[w, k]
-    if v == N_VALUES - 1 and hand[0] >= k:
-        mask |= REPLACE_BIT[0, k]
-    return mask
+    held = NONE                     # the values held k times or more, as replace actions of k cards
+    for w in range(N_VALUES):       # a fixed count, no data-dependent branch: this runs at most turns
+        held |= REPLACE_BIT[w, k] * np.uint64(hand[w] >= k)
+    return PUT_BITS[v, min(hand[v], TABLE - k)] | PASS_BIT | (held & BEATING[v])
 
 
 @inline_kernel
