@@ -5,18 +5,25 @@ arrangement of A and B (the same cards: deals depend only on (seed, unit)),
 as duplicate bridge and the computer poker competitions do, and reports A's
 advantage over B paired by deal (see analyser.stats.paired for the numbers).
 
-Arrangements:
+Arrangements (analyser.seatings):
   2 seats:   AB and BA (the rotations of AB);
   n seats:   the n rotations of A B...B and the n rotations of B A...A, a
              balanced subset of the 2^n - 2 mixed tables: each policy sits in
              every seat equally often, alone and as the majority (2n plays
-             per deal; "rotations of ABBB and BAAA" at 4 players).
+             per deal; "rotations of ABBB and BAAA" at 4 players);
+  team game: each policy fills whole teams, partners never split: with two
+             teams A on every seat of team 0 and B on team 1, then swapped
+             ("teams: A on team 0 / B on team 0"; more teams: the rotations of
+             A B..B and B A..A over the teams). A - B then reads as A's team
+             against B's team.
 Stream ids: the policy instances of a base arrangement are numbered by seat
 (ABBB: 0 1 2 3; BAAA: 4 5 6 7, i.e. n + seat) and a rotation moves each id
 with its instance, so every policy instance keeps its own random draws across
 the rotations of its table, and A and B never share an id (A holds 0 and
 n+1..2n-1, B holds 1..n-1 and n; at 2 seats A holds 0 and B 1, exactly the
-default streams of ``simulate --policy A --policy B``).
+default streams of ``simulate --policy A --policy B``). In a team game the
+swap moves the k-th seat of one team to the k-th seat of the other, its id
+with it (high card, teams 0 2 / 1 3: ABAB with ids 0 1 2 3, BABA with 1 0 3 2).
 
 Each arrangement is one ChunkRunner (one compiled engine serves them all: it
 is compiled for the tuple of function pointers, not for the policies), and
@@ -49,8 +56,8 @@ import pandas as pd
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError
 from analyser.core.registry import plural
-from analyser.core.rng import MAX_POLICY_STREAMS
 from analyser.results_file import read_results
+from analyser.seatings import arrangements, is_team_game, seat_groups
 from analyser.stats.intervals import Z95
 from analyser.stats.paired import PairedTally, arrangement_frame, half_width, summary_frame
 
@@ -64,22 +71,8 @@ METHOD = ("paired by deal: a[d] = mean over arrangements of (mean win share (sco
           "number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * arrangements)). "
           "Variance reduction = (independent half-width / paired half-width)^2. A deal aborted in any "
           "arrangement is dropped.")
-
-
-def arrangements(players: int) -> tuple[list[str], list[tuple[int, ...]], str]:
-    """Seat strings (``"ABBB"``), the stream id of each seat, and the subset's name."""
-    n = players
-    if 2 * n - 1 > MAX_POLICY_STREAMS - 1 and n > 2:
-        raise UserError(f"compare needs {2 * n} policy streams at {n} players; there are {MAX_POLICY_STREAMS}")
-    bases = [("AB", (0, 1))] if n == 2 else [("A" + "B" * (n - 1), tuple(range(n))),
-                                             ("B" + "A" * (n - 1), tuple(range(n, 2 * n)))]
-    seats, streams = [], []
-    for base, ids in bases:
-        for r in range(n):
-            seats.append("".join(base[(s - r) % n] for s in range(n)))
-            streams.append(tuple(ids[(s - r) % n] for s in range(n)))
-    name = "rotations of " + " and ".join(b for b, _ in bases)
-    return seats, streams, name
+TEAMS = ("Team game: each policy fills whole teams (partners play the same policy), so A - B is A's team against "
+         "B's team.")
 
 
 def check_precision(precision) -> float | None:
@@ -239,11 +232,12 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     unit_name = base.game.unit
     count, cap = batch_plan(count, precision, max_deals, unit_name)
     first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
-    seats, streams, name = arrangements(base.players)
+    teams = base.game.team_of(base.players)
+    seats, streams, name = arrangements(base.players, teams)
     configs = [RunConfig.build(game, base.players, [policies[0] if c == "A" else policies[1] for c in s], cap, seed,
                                rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
     threads = set_threads(threads)
-    meta = _metadata(configs[0], seats, streams, name, precision, cap)
+    meta = _metadata(configs[0], seats, streams, name, precision, cap, is_team_game(seat_groups(teams)))
     if out is not None:
         from analyser.results_file import check_target
 
@@ -302,7 +296,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     return result
 
 
-def _metadata(config: RunConfig, seats, streams, name, precision, cap) -> dict:
+def _metadata(config: RunConfig, seats, streams, name, precision, cap, teams: bool) -> dict:
     base = config.metadata()
     a = seats[0].index("A")
     b = seats[0].index("B")
@@ -312,10 +306,11 @@ def _metadata(config: RunConfig, seats, streams, name, precision, cap) -> dict:
             "policies": {"A": base["policies"][a], "B": base["policies"][b]},
             "params": {"A": base["params"][a], "B": base["params"][b]},
             "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
-                             "streams": [list(s) for s in streams]},
+                             "streams": [list(s) for s in streams], "teams": teams},
             "precision": None if precision is None else {"target": precision, "applies_to": WATCHED,
                                                          "max_deals": cap},
-            "method": METHOD, "confidence": 0.95, "z": Z95, "versions": base["versions"]}
+            "method": METHOD + (" " + TEAMS if teams else ""), "confidence": 0.95, "z": Z95,
+            "versions": base["versions"]}
 
 
 def _write(path: Path, frame: pd.DataFrame, meta: dict) -> None:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.comparison import compare, load_compare, next_batch, simulate_to_precision
+from analyser.comparison import arrangements, compare, load_compare, next_batch, simulate_to_precision
 from analyser.core.config import RunConfig
 from analyser.core.errors import UserError
 
@@ -137,3 +137,25 @@ def test_repr_and_api_export():
 def test_bad_input(kwargs, message):
     with pytest.raises(UserError, match=message):
         compare("palace", **kwargs)
+
+
+def test_team_game_arrangements_keep_partners_together():
+    """High card (teams 0 2 / 1 3): A on a whole team, then B; each instance keeps its stream id."""
+    seats, streams, name = arrangements(4, (0, 1, 0, 1))
+    assert seats == ["ABAB", "BABA"] and streams == [(0, 1, 2, 3), (1, 0, 3, 2)]
+    assert name == "teams: A on team 0 / B on team 0"
+    with pytest.raises(UserError, match="unequal size"):
+        arrangements(4, (0, 0, 0, 1))
+    r = compare("highcard", ["high", "random"], deals=300, seed=1)
+    assert r.meta["arrangements"]["name"] == name and r.meta["arrangements"]["teams"]
+    assert "A's team against B's team" in r.meta["method"]
+    assert win_row(r)["ci_low"] > 0.3                                     # a constructed advantage is found
+    ba = analyser.simulate("highcard", policies=["random", "high", "random", "high"], n=300, seed=1,
+                           streams=[1, 0, 3, 2])
+    assert r.by_arrangement.loc[1, "a_win_share"] == pytest.approx(ba.summary.loc[1, "win_rate"])
+
+
+def test_team_game_a_policy_against_itself_covers_zero():
+    covered = sum(win_row(compare("highcard", ["random", "random"], deals=100, seed=s)).pipe(
+        lambda row: row["ci_low"] <= 0 <= row["ci_high"]) for s in range(20))
+    assert covered >= 16, covered

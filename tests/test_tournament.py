@@ -126,3 +126,84 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert r.exit_code == 2, r.output
     err = r.stderr.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error: ") and message in err, err
+
+
+TOY = ["random", "high", "alternate"]
+
+
+@pytest.mark.parametrize("tables", ["pairs", "mixed"])
+def test_a_team_game_rates_teams_and_recovers_a_known_ordering(tables):
+    """High card: each policy fills a whole team (partners never split); high > alternate > random."""
+    r = tournament("highcard", TOY, deals=300, seed=2, tables=tables)
+    assert list(r.ratings["policy"]) == ["high", "alternate", "random"]
+    low = r.ratings.set_index("policy")["ci_low"]
+    assert low["high"] > r.ratings.set_index("policy").loc["alternate", "ci_high"] and low["alternate"] > 0
+    assert "team" in r.meta["cell"] and "a team of one policy" in r.meta["method"]
+    assert r.meta["seating"] == tables and r.meta["fair_share"] == 0.5
+    if tables == "pairs":
+        assert r.meta["arrangements"]["seats"] == ["ABAB", "BABA"]
+    else:
+        t = r.meta["tables"]
+        assert t["count"] == 3 and t["rotations"] == 2 and t["members"][0] == ["random", "high"]
+        assert t["seats"][0] == [[0, 1, 0, 1], [1, 0, 1, 0]] and t["streams"][0] == [[0, 1, 2, 3], [1, 0, 3, 2]]
+        assert r.matrix.loc["high", "random"] + r.matrix.loc["random", "high"] == pytest.approx(1)
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    return tournament("palace", ["random", "saver", "pickup", "lowest"], players=3, deals=150, seed=1, tables="mixed")
+
+
+def test_mixed_tables_plackett_luce(mixed):
+    m = mixed.meta
+    assert m["tables"]["count"] == 4 and m["tables"]["design"] == "all 4 tables of 3 of the 4 policies"
+    assert m["model"]["name"].startswith("Plackett-Luce (choix 0.4.1") and m["model"]["reference"] == "random"
+    assert "sandwich" in m["model"]["interval"] and "strictly below" in m["model"]["ties"]
+    assert "Plackett-Luce" in m["method"] and "ties" in m["method"].lower() and m["versions"]["choix"] == "0.4.1"
+    r = mixed.ratings.set_index("policy")
+    assert r.loc["random", "rating"] == 0 and r.loc["pickup", "ci_low"] > 0 and r.loc["saver", "rating"] > 0
+    assert list(mixed.ratings["policy"])[-1] == "random"
+    # the matrix: above shares, each pair met at the two tables holding both, 3 rotations each
+    matrix = mixed.matrix
+    assert np.allclose((matrix + matrix.T).to_numpy()[~np.eye(4, dtype=bool)], 1.0)
+    pairs = mixed.pairs.set_index(["a", "b"])
+    assert (pairs["plays"] <= 150 * 2 * 3).all() and (pairs["deals"] <= 150).all()
+    assert mixed.head_to_head().columns.tolist() == ["policy", "against", "above_share", "ci_low", "ci_high"]
+    winners, _, deals = mixed.tally.choices()
+    assert m["model"]["choices"] == winners.size and set(deals) <= set(range(150))
+
+
+def test_mixed_tables_file_round_trip_and_plot(mixed, tmp_path):
+    back = load_tournament(mixed.save(tmp_path / "m.parquet"))
+    assert back.to_dict() == mixed.to_dict() and back.matrix.equals(mixed.matrix)
+    assert "above share" in back.plot()._suptitle.get_text()
+    assert "4 tables x 3 rotations" in repr(back) and "<table" in back._repr_html_()
+
+
+def test_cli_mixed_tables(tmp_path):
+    args = ["tournament", "palace", "-p", "3", "--tables", "mixed", "--policy", "random", "--policy", "saver",
+            "--policy", "pickup", "-n", "60", "--no-progress"]
+    r = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    assert "Plackett-Luce (choix 0.4.1" in r.stdout and "finished above" in r.stdout and "all 1 tables" in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    path = tmp_path / "m.parquet"
+    r = runner.invoke(app, [*args, "-f", "json", "--out", str(path), "--plot", str(tmp_path / "m.png")])
+    data = json.loads(r.stdout)
+    assert data["seating"] == "mixed" and data["model"]["reference"] == "random" and len(data["head_to_head"]) == 6
+    assert load_tournament(path).to_dict() == data and (tmp_path / "m.png").stat().st_size > 0
+    lines = runner.invoke(app, [*args, "-f", "csv"]).stdout.splitlines()
+    assert lines[0] == "policy,against,above_share,ci_low,ci_high" and len(lines) == 7
+
+
+@pytest.mark.parametrize("args,message", [
+    ([*BASE, "--tables", "round"], "tables is pairs or mixed, not 'round'"),
+    ([*BASE, "-p", "4", "--tables", "mixed"], "mixed tables at 4 players need at least 4 policies (one per seat), "
+                                              "not 3"),
+    (["tournament", "highcard", "--policy", "high", "--tables", "mixed"], "at least 2 policies"),
+])
+def test_bad_seating_is_one_line_and_exit_code_2(args, message):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1 and message in err, err

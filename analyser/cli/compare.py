@@ -34,7 +34,8 @@ from analyser.cli.plot import PLOT_HELP
 POLICY_HELP = ("Give it exactly twice: policy A, then policy B (NAME or NAME:PARAM=VALUE,...). "
                "`analyser policies GAME` lists them.")
 PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
-                "two, A and B fill the seats in the rotations of ABB..B and BAA..A.")
+                "two, A and B fill the seats in the rotations of ABB..B and BAA..A; in a team game each fills whole "
+                "teams (A on team 0 and B on the other, then swapped).")
 
 
 @user_errors
@@ -124,7 +125,8 @@ def print_compare_tables(result, console=None):
     console.print(f"[bold]{title}[/bold]: A = {m['policies']['A']}, B = {m['policies']['B']}; "
                   f"{m['players']} players, {m['deals']:,} {units}, seed {m['seed']} ({settings}). "
                   f"Every deal is played in each of {arr['count']} arrangements ({arr['name']}); "
-                  f"A - B is the mean over A's seats minus the mean over B's, paired by deal.")
+                  f"A - B is the mean over A's seats minus the mean over B's, paired by deal"
+                  + (": A's team against B's team." if arr.get("teams") else "."))
     summary = result.summary.set_index("quantity")
     table = Table(title="A's advantage over B (95% intervals)", title_justify="left",
                   caption="points: percentage points of win share; reduction: how many times as many "

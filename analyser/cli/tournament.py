@@ -1,5 +1,5 @@
-"""``analyser tournament``: every pair of policies on common duplicate deals, a head-to-head
-matrix and Bradley-Terry ratings."""
+"""``analyser tournament``: policies on common duplicate deals, in pairs (Bradley-Terry ratings) or
+at mixed tables (Plackett-Luce ratings), with a head-to-head matrix."""
 from __future__ import annotations
 
 import math
@@ -35,9 +35,22 @@ from analyser.cli.plot import PLOT_HELP
 POLICY_HELP = ("A policy in the tournament (NAME or NAME:PARAM=VALUE,...); give two or more, each once. "
                "The first is the ratings' reference. `analyser policies GAME` lists them.")
 PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
-                "two, each pair A, B fills the seats in the rotations of ABB..B and BAA..A.")
+                "two, each pair A, B fills the seats in the rotations of ABB..B and BAA..A; in a team game each "
+                "policy fills whole teams.")
+TABLES_HELP = ("pairs: every pair of policies in compare's seat arrangements, rated by Bradley-Terry. mixed: tables "
+               "of distinct policies, one per seat (per team in a team game; needs at least that many policies), "
+               "all such tables when there are at most 20, else a cyclic design the output names, each in its "
+               "rotations; rated by Plackett-Luce (choix) on the finishing orders. Default: pairs.")
+CELL = "row policy's mean win share per seat against the column policy, paired 95% interval"
+PAIRS_NOTE = ("The win shares of one deal's arrangements are not independent games: each pair counts as its effective "
+              "number of games (from its paired per-deal variance). The pairs share deals; the fit treats them as "
+              "independent.")
+MIXED_NOTE = ("Finishing orders enter as top-1 choices: each policy is chosen from itself and those that finished "
+              "strictly below it; tied policies are not compared (without ties: the Plackett-Luce stages). The rating "
+              "intervals are robust to the shared deals (a sandwich over deals).")
 FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the head-to-head matrix in long "
-               "form (policy, against, win_share, ci_low, ci_high). Default: table.")
+               "form (policy, against, win_share or, with mixed tables, above_share, ci_low, ci_high). "
+               "Default: table.")
 
 
 @user_errors
@@ -47,9 +60,11 @@ def tournament(
                                                         autocompletion=complete_policy, show_default=False)] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
                                                    show_default=False)] = None,
+    tables: Annotated[str, typer.Option("--tables", metavar="pairs|mixed", help=TABLES_HELP,
+                                        show_default=False)] = "pairs",
     count: Annotated[int | None, typer.Option(
         "--deals", "-n", metavar=N, show_default=False,
-        help="Deals per pair, each in every arrangement; every pair plays the same deals (--count, --games and "
+        help="Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
              "--matches are other names for it). Default: 10,000; with --precision the first batch, "
              "default 1,000.")] = None,
     count2: CountAlias = None,
@@ -71,11 +86,13 @@ def tournament(
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False, help=FORMAT_HELP)] = Format.table,
     no_progress: NoProgressOpt = False,
 ):
-    """Play every pair of policies on the same duplicate deals: a head-to-head matrix and ratings.
+    """Play policies against each other on the same duplicate deals: a head-to-head matrix and ratings.
 
-    Each cell is the row policy's win share per seat against the column policy, paired by deal, with its 95% interval.
+    Pairs (default): each cell is the row policy's win share per seat against the column policy, paired by deal, with
+    its 95% interval; ratings are Bradley-Terry strengths fitted by statsmodels (a binomial GLM).
 
-    Ratings: Bradley-Terry strengths fitted by statsmodels (a binomial GLM), the first policy at 0; Elo scale too.
+    Mixed tables (--tables mixed): each cell is the share of plays the row policy finished above the column policy;
+    ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
     """
     from analyser.cli.plot import checked_plot_path
     from analyser.core.registry import parse_rule_args
@@ -85,7 +102,7 @@ def tournament(
     plot = checked_plot_path(plot)
     result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, precision=precision,
-                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress)
+                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress, tables=tables)
     finish(result, print_tournament, fmt, out, plot)
 
 
@@ -115,20 +132,25 @@ def print_tournament_tables(result, console=None):
     console = console or Console()
     m = result.meta
     units = plural(m["unit"])
-    arr = m["arrangements"]
+    arr = m.get("arrangements")
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     try:
         title = get_game(m["game"]).title
     except Exception:  # a file of a game not registered here still prints
         title = m["game"]
     names = result.policies
+    if result.mixed:
+        seating = (f"{m['deals']:,} {units}, seed {m['seed']} ({settings}). Every table plays the same deals, each in "
+                   f"its rotations: {m['tables']['design']}.")
+    else:
+        seating = (f"{m['deals']:,} {units} per pair, seed {m['seed']} ({settings}). Every pair plays the same deals, "
+                   f"each in {arr['count']} arrangements ({arr['name']}).")
     console.print(f"[bold]{title}[/bold]: {len(names)} policies, {len(m['pairs'])} pairs; {m['players']} players, "
-                  f"{m['deals']:,} {units} per pair, seed {m['seed']} ({settings}). Every pair plays the same deals, "
-                  f"each in {arr['count']} arrangements ({arr['name']}).")
+                  + seating)
     matrix, low, high = result.matrix, result.ci_low, result.ci_high
     wide = 12 + len(names) * 14 <= console.width
     fair = m.get("fair_share")
-    caption = "row policy's mean win share per seat against the column policy, paired 95% interval"
+    caption = m.get("cell") or CELL
     if fair is not None:
         caption += f"; fair share {100 * fair:.1f}%"
     table = Table(title="Head to head (row against column)", title_justify="left", caption=caption,
@@ -153,16 +175,17 @@ def print_tournament_tables(result, console=None):
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
     dropped = int(result.tally.dropped.sum())
-    run.add_row(f"{units} dropped (aborted), all pairs", f"{dropped:,}")
+    run.add_row(f"{units} dropped (aborted), all {'tables' if result.mixed else 'pairs'}", f"{dropped:,}")
     run.add_row("stop", m["stopped"])
     if m.get("precision"):
         run.add_row("precision applies to", m["precision"]["applies_to"])
     if model.get("dispersion") is not None:
         run.add_row("fit: Pearson dispersion (about 1 if it fits)", f"{model['dispersion']:.2f}")
+    if model.get("variance_ratio") is not None:
+        run.add_row("fit: choices / robust over naive variance",
+                    f"{model['choices']:,} / {model['variance_ratio']:.2f}")
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
     for tab in (table, ratings, run):
         console.print(_whole_numbers(tab))
-    console.print("The win shares of one deal's arrangements are not independent games: each pair counts as its "
-                  "effective number of games (from its paired per-deal variance). The pairs share deals; the fit "
-                  "treats them as independent.")
+    console.print(MIXED_NOTE if result.mixed else PAIRS_NOTE)

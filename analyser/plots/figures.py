@@ -330,14 +330,16 @@ def _heat(fig, ax, values: np.ndarray, centre: float | None, label: str, percent
 
 
 def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFrame, meta: dict) -> PlotFigure:
-    """Win share of each row policy against each column policy, the value and its 95%
-    interval in each cell (NaN cells, e.g. the diagonal, grey)."""
+    """Win share of each row policy against each column policy (mixed tables: the share of
+    plays it finished above the column policy), the value and its 95% interval in each cell
+    (NaN cells, e.g. the diagonal, grey)."""
     values = matrix.to_numpy(float)
     low, high = ci_low.reindex_like(matrix).to_numpy(float), ci_high.reindex_like(matrix).to_numpy(float)
     n = max(values.shape)
     fig, ax = new_figure(max(6.0, 1.6 + 1.3 * values.shape[1]), max(4.0, 1.6 + 0.75 * values.shape[0]))
     fair = fair_share(meta) or 0.5         # two policies head to head, unless the run says otherwise
-    im = _heat(fig, ax, values, fair, "win share of the row policy", True)
+    value = "above share" if meta.get("seating") == "mixed" else "win share"
+    im = _heat(fig, ax, values, fair, f"{value} of the row policy", True)
     size = 8 if n <= 6 else 6
     for i, j in np.ndindex(values.shape):
         v = values[i, j]
@@ -348,7 +350,7 @@ def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFra
     set_ticks(ax, list(matrix.index), axis="y")
     ax.set_xlabel("against (column policy)")
     ax.set_ylabel("policy (row)")
-    fig.suptitle(f"{game_title(meta)}: head-to-head win share, row against column")
+    fig.suptitle(f"{game_title(meta)}: head-to-head {value}, row against column")
     caption(fig, meta, extra=[f"fair share {pct(fair)}"] if fair is not None else [])
     return fig
 

@@ -43,22 +43,31 @@ SMOOTHING = 0.5
 
 @dataclass
 class RatingFit:
-    """A fitted rating model: ``table`` has one row per policy, best first."""
+    """A fitted rating model: ``table`` has one row per policy, best first; ``stats`` the
+    model's own fit figures (Bradley-Terry: deviance, df_resid, dispersion, smoothing)."""
     table: pd.DataFrame          # rank, policy, rating, se, ci_low, ci_high, elo, elo_ci_low, elo_ci_high
     model: str
     reference: str
-    deviance: float
-    df_resid: int
-    dispersion: float | None     # Pearson chi2 / df_resid; None without residual df
     converged: bool
+    stats: dict
 
     def describe(self) -> str:
         return f"{self.model}, reference: {self.reference}"
 
     def info(self) -> dict:
-        return {"model": self.model, "reference": self.reference, "deviance": _finite(self.deviance),
-                "df_resid": self.df_resid, "dispersion": _finite(self.dispersion), "converged": self.converged,
-                "elo_scale": ELO_SCALE, "smoothing": SMOOTHING}
+        stats = {k: _finite(v) if isinstance(v, float) else v for k, v in self.stats.items()}
+        return {"model": self.model, "reference": self.reference, "converged": self.converged,
+                "elo_scale": ELO_SCALE, **stats}
+
+
+def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: float = Z95) -> pd.DataFrame:
+    """rank, policy, rating, se, ci_low, ci_high and the Elo columns, best first (ties keep the given order)."""
+    low, high = beta - z * se, beta + z * se
+    table = pd.DataFrame({"policy": list(names), "rating": beta, "se": se, "ci_low": low, "ci_high": high,
+                          "elo": ELO_SCALE * beta, "elo_ci_low": ELO_SCALE * low, "elo_ci_high": ELO_SCALE * high})
+    table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    table.insert(0, "rank", np.arange(1, len(table) + 1))
+    return table
 
 
 def bradley_terry(names: Sequence[str], first: Sequence, second: Sequence, wins_first: Sequence,
@@ -87,7 +96,7 @@ def bradley_terry(names: Sequence[str], first: Sequence, second: Sequence, wins_
         raise ValueError("give one (first, second, wins, wins) per pair of two different policies")
     if not (np.isfinite(w1).all() and np.isfinite(w2).all()) or (w1 < 0).any() or (w2 < 0).any():
         raise ValueError("wins must be finite and not negative")
-    if not _connected(len(names), i, j):
+    if not connected(len(names), i, j):
         raise ValueError("the pairs do not connect every policy: their ratings are not comparable")
     k = len(names)
     design = np.zeros((i.size, k))
@@ -101,15 +110,10 @@ def bradley_terry(names: Sequence[str], first: Sequence, second: Sequence, wins_
     se = np.zeros(k)
     beta[free] = np.asarray(fit.params, float)
     se[free] = np.asarray(fit.bse, float)
-    low, high = beta - z * se, beta + z * se
-    table = pd.DataFrame({"policy": names, "rating": beta, "se": se, "ci_low": low, "ci_high": high,
-                          "elo": ELO_SCALE * beta, "elo_ci_low": ELO_SCALE * low, "elo_ci_high": ELO_SCALE * high})
-    table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
-    table.insert(0, "rank", np.arange(1, k + 1))
     df_resid = int(round(fit.df_resid))
     dispersion = float(fit.pearson_chi2 / df_resid) if df_resid > 0 else None
-    return RatingFit(table, MODEL, ref, float(fit.deviance), df_resid, dispersion,
-                     bool(getattr(fit, "converged", True)))
+    stats = {"deviance": float(fit.deviance), "df_resid": df_resid, "dispersion": dispersion, "smoothing": smoothing}
+    return RatingFit(rating_table(names, beta, se, z), MODEL, ref, bool(getattr(fit, "converged", True)), stats)
 
 
 def win_probability(fit: RatingFit, a: str, b: str) -> float:
@@ -118,7 +122,8 @@ def win_probability(fit: RatingFit, a: str, b: str) -> float:
     return float(1 / (1 + math.exp(-(r[a] - r[b]))))
 
 
-def _connected(k: int, i: np.ndarray, j: np.ndarray) -> bool:
+def connected(k: int, i: np.ndarray, j: np.ndarray) -> bool:
+    """Whether the pairs (i[m], j[m]) link all k items (else their ratings are not comparable)."""
     seen, todo = {0}, [0]
     while todo:
         v = todo.pop()

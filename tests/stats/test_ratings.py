@@ -1,9 +1,11 @@
-"""analyser.stats.ratings: Bradley-Terry by statsmodels recovers a planted ordering and its strengths."""
+"""analyser.stats.ratings and analyser.stats.plackett_luce: Bradley-Terry by statsmodels and Plackett-Luce by
+choix recover planted orderings and strengths; Plackett-Luce's ties and its robust interval."""
 import math
 
 import numpy as np
 import pytest
 
+from analyser.stats.plackett_luce import model_name, plackett_luce, top1_choices
 from analyser.stats.ratings import ELO_SCALE, MODEL, bradley_terry, win_probability
 
 STRENGTH = {"a": 1.2, "b": 0.5, "c": 0.0, "d": -0.8}
@@ -30,7 +32,8 @@ def test_recovers_a_planted_ordering_and_strengths():
     assert t.loc["c", "rating"] == 0 and t.loc["c", "se"] == 0
     assert t.loc["a", "elo"] == pytest.approx(ELO_SCALE * t.loc["a", "rating"])
     assert fit.model == MODEL and fit.describe().endswith("reference: c")
-    assert fit.df_resid == 3 and fit.dispersion < 3 and fit.converged
+    assert fit.stats["df_resid"] == 3 and fit.stats["dispersion"] < 3 and fit.converged
+    assert fit.info()["dispersion"] == fit.stats["dispersion"] and fit.info()["smoothing"] == 0.5
     assert win_probability(fit, "a", "d") == pytest.approx(1 / (1 + math.exp(-2.0)), abs=0.03)
 
 
@@ -58,3 +61,70 @@ def test_a_clean_sweep_stays_finite_and_fractional_counts_work():
 def test_bad_input(args):
     with pytest.raises(ValueError):
         bradley_terry(*args)
+
+
+def pl_orders(items, plays, rng):
+    """Finishing ranks (plays x len(items), 1 = best) drawn from Plackett-Luce with STRENGTH."""
+    w = np.exp([STRENGTH[x] for x in items])
+    ranks = np.zeros((plays, len(items)), int)
+    for p in range(plays):
+        left = list(range(len(items)))
+        for place in range(1, len(items) + 1):
+            pick = left.pop(rng.choice(len(left), p=w[left] / w[left].sum()))
+            ranks[p, pick] = place
+    return ranks
+
+
+def test_top1_choices_are_the_stages_and_ties_are_not_compared():
+    winners, losers, rows = top1_choices(np.array([[2, 1, 3], [1, 1, 3], [1, 1, 1]]), np.array([4, 5, 6]))
+    got = sorted(zip(rows.tolist(), winners.tolist(), losers.tolist(), strict=True))
+    assert got == [(0, 4, 1 << 6), (0, 5, (1 << 4) | (1 << 6)),     # strict: 5 over {4, 6}, then 4 over {6}
+                   (1, 4, 1 << 6), (1, 5, 1 << 6)]                  # 4 and 5 tied: each over 6 alone; all tied: none
+
+
+def test_plackett_luce_recovers_planted_strengths_with_intervals_that_cover():
+    rng = np.random.default_rng(4)
+    names = ["c", "a", "b", "d"]
+    ranks = pl_orders(names, 2500, rng)
+    winners, losers, rows = top1_choices(ranks, np.arange(4))
+    fit = plackett_luce(names, winners, losers, rows, reference="c")
+    t = fit.table.set_index("policy")
+    assert list(fit.table["policy"]) == ["a", "b", "c", "d"] and fit.model == model_name() == fit.info()["model"]
+    assert "choix 0.4.1" in fit.model and fit.reference == "c" and t.loc["c", "se"] == 0
+    for name, beta in STRENGTH.items():
+        assert t.loc[name, "ci_low"] <= beta <= t.loc[name, "ci_high"], name
+    assert t.loc["a", "ci_high"] - t.loc["a", "ci_low"] < 0.25
+    # independent strict orders: the sandwich agrees with the observed information
+    assert fit.stats["choices"] == 3 * 2500 and 0.8 < fit.stats["variance_ratio"] < 1.25
+
+
+def test_plackett_luce_sandwich_counts_a_repeated_deal_once():
+    """Every order copied into four plays of one deal: the same estimate, but four times the robust
+    variance, as the deal is the unit (the naive interval would shrink instead)."""
+    rng = np.random.default_rng(5)
+    ranks = pl_orders(["a", "b", "c"], 600, rng)
+    one = plackett_luce(["a", "b", "c"], *top1_choices(ranks, np.arange(3)))
+    w, lo, rows = top1_choices(np.repeat(ranks, 4, axis=0), np.arange(3))
+    four = plackett_luce(["a", "b", "c"], w, lo, rows // 4)
+    r1, r4 = one.table.set_index("policy"), four.table.set_index("policy")
+    assert r4.loc["b", "rating"] == pytest.approx(r1.loc["b", "rating"], abs=0.01)
+    assert r4.loc["b", "se"] == pytest.approx(r1.loc["b", "se"], rel=0.05)
+    assert four.stats["variance_ratio"] == pytest.approx(4 * one.stats["variance_ratio"], rel=0.05)
+
+
+def test_plackett_luce_with_ties_a_clean_sweep_and_bad_input():
+    """Ranks tied at the top (the others over a single loser) still order the policies; a policy
+    first every time stays finite; unconnected or empty data are refused."""
+    rng = np.random.default_rng(7)
+    ranks = pl_orders(["a", "b", "c", "d"], 1500, rng)
+    tied = np.where(ranks == 4, 4, 1)
+    fit = plackett_luce(list("abcd"), *top1_choices(tied, np.arange(4)))
+    assert list(fit.table["policy"]) == ["a", "b", "c", "d"] and fit.stats["choices"] == 3 * 1500
+    sweep = plackett_luce(["x", "y"], [0] * 50, [2] * 50, range(50))
+    assert np.isfinite(sweep.table["rating"]).all() and sweep.table.iloc[0]["policy"] == "x"
+    with pytest.raises(ValueError, match="connect"):
+        plackett_luce(["x", "y", "z"], [0], [2], [0])
+    with pytest.raises(ValueError, match="no finishing order"):
+        plackett_luce(["x", "y"], [], [], [])
+    with pytest.raises(ValueError, match="reference"):
+        plackett_luce(["x", "y"], [0], [2], [0], reference="q")

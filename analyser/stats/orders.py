@@ -1,0 +1,145 @@
+"""Finishing orders at mixed tables: what ``tournament(..., tables="mixed")`` keeps, and its head-to-head.
+
+Every deal is played at every table of the design, in each of the table's
+rotations (analyser.seatings). Per play the tally keeps the rank of each of
+the table's policies (the rank of its seats: partners share one) and whether
+the play hit the action cap. A deal aborted in any rotation of a table is
+dropped from that table (so its rotations stay balanced) and counted; the
+other tables keep it.
+
+Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
+counting half, over the plays where both sat at one table: for deal d, x[d] is
+the mean over the kept tables holding both, and their rotations, of 1 (X above
+Y), 1/2 (tied) or 0; M[X][Y] is the mean of x[d] over the deals with such a
+table, with the normal 95% interval over those deals (clipped to [0, 1]).
+M[X][Y] + M[Y][X] = 1 and the fair value is 1/2. It is the pairwise
+probability Plackett-Luce fits, 1 / (1 + exp(-(beta_X - beta_Y))), so the
+matrix checks the ratings; a win share would depend on who else sat there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from analyser.stats.intervals import Z95
+from analyser.stats.plackett_luce import top1_choices
+
+CELL = "share of plays finishing above the column policy (ties half)"
+
+
+@dataclass
+class OrderTally:
+    """Per table: the rank of each of its policies in every play, and the aborted plays, per deal."""
+    tables: list[tuple[int, ...]]                 # the policy indices at each table, in slot order
+    rotations: int
+    deals: list = field(default_factory=list)     # blocks of deal indices (the same for every table)
+    ranks: list = None                            # per table: blocks (deals, rotations, slots) int8
+    aborted: list = None                          # per table: blocks (deals, rotations) bool
+
+    def __post_init__(self):
+        self.tables = [tuple(int(x) for x in t) for t in self.tables]
+        self.ranks = self.ranks or [[] for _ in self.tables]
+        self.aborted = self.aborted or [[] for _ in self.tables]
+
+    def add(self, table: int, deal_index: np.ndarray, plays: list[np.ndarray], slot_seats: list[list[int]]) -> None:
+        """``plays[r]``: the records of rotation r for these deals; ``slot_seats[r][i]``: a seat of slot i."""
+        if table == 0:
+            self.deals.append(np.asarray(deal_index, np.int64))
+        self.ranks[table].append(np.stack([rec["rank"][:, seats] for rec, seats in
+                                           zip(plays, slot_seats, strict=True)], axis=1).astype(np.int8))
+        self.aborted[table].append(np.stack([rec["aborted"] for rec in plays], axis=1).astype(bool))
+
+    @property
+    def deal_index(self) -> np.ndarray:
+        return np.concatenate(self.deals) if self.deals else np.zeros(0, np.int64)
+
+    @property
+    def units(self) -> int:
+        return int(self.deal_index.size)
+
+    def table(self, t: int) -> tuple[np.ndarray, np.ndarray]:
+        """Table t's ranks (deals, rotations, slots) and which deals it keeps (none of its plays aborted)."""
+        k = len(self.tables[t])
+        ranks = np.concatenate(self.ranks[t]) if self.ranks[t] else np.zeros((0, self.rotations, k), np.int8)
+        aborted = np.concatenate(self.aborted[t]) if self.aborted[t] else np.zeros((0, self.rotations), bool)
+        return ranks, ~aborted.any(axis=1)
+
+    @property
+    def dropped(self) -> np.ndarray:
+        """Deals dropped, per table."""
+        return np.array([int((~self.table(t)[1]).sum()) for t in range(len(self.tables))], np.int64)
+
+    def choices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every kept play's top-1 choices (analyser.stats.plackett_luce): winner, losers, deal."""
+        deals = self.deal_index
+        out = [], [], []
+        for t, members in enumerate(self.tables):
+            ranks, keep = self.table(t)
+            flat = ranks[keep].reshape(-1, len(members))
+            winners, losers, rows = top1_choices(flat, np.array(members))
+            for part, value in zip(out, (winners, losers, np.repeat(deals[keep], self.rotations)[rows]), strict=True):
+                part.append(value)
+        return tuple(np.concatenate(p) for p in out)
+
+    def pair_frame(self, names: list[str], z: float = Z95) -> pd.DataFrame:
+        """One row per pair (a, b): deals and plays where both sat, a's and b's above shares with
+        their 95% intervals, the tie share, and the half-width (the same for both sides)."""
+        rows = []
+        for x, y in combinations(range(len(names)), 2):
+            total, ties, count = np.zeros(self.units), np.zeros(self.units), np.zeros(self.units)
+            for t, members in enumerate(self.tables):
+                if x in members and y in members:
+                    ranks, keep = self.table(t)
+                    rx, ry = ranks[:, :, members.index(x)], ranks[:, :, members.index(y)]
+                    total += keep * ((rx < ry) + 0.5 * (rx == ry)).mean(axis=1)
+                    ties += keep * (rx == ry).mean(axis=1)
+                    count += keep
+            met = count > 0
+            share = total[met] / count[met]
+            n = int(met.sum())
+            mean = float(share.mean()) if n else float("nan")
+            half = z * float(share.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+            rows.append({"a": names[x], "b": names[y], "deals": n, "plays": int(count.sum()) * self.rotations,
+                         "a_above_share": mean, "a_ci_low": max(mean - half, 0.0), "a_ci_high": min(mean + half, 1.0),
+                         "b_above_share": 1 - mean, "b_ci_low": max(1 - mean - half, 0.0),
+                         "b_ci_high": min(1 - mean + half, 1.0),
+                         "tie_share": float((ties[met] / count[met]).mean()) if n else float("nan"),
+                         "half_width": half})
+        return pd.DataFrame(rows)
+
+    def widest_half_width(self, names: list[str]) -> float:
+        half = self.pair_frame(names)["half_width"].to_numpy(float)
+        return float("nan") if np.isnan(half).any() else float(half.max())
+
+    def frame(self) -> pd.DataFrame:
+        """One row per play: deal, table, rotation, aborted, rank_0 .. rank_{slots-1} (the table's policies)."""
+        deals = self.deal_index
+        parts = []
+        for t in range(len(self.tables)):
+            ranks = np.concatenate(self.ranks[t]) if self.ranks[t] else np.zeros((0, self.rotations, 0), np.int8)
+            aborted = np.concatenate(self.aborted[t]) if self.aborted[t] else np.zeros((0, self.rotations), bool)
+            part = pd.DataFrame({"deal": np.repeat(deals, self.rotations), "table": np.int16(t),
+                                 "rotation": np.tile(np.arange(self.rotations, dtype=np.int8), deals.size),
+                                 "aborted": aborted.reshape(-1)})
+            for i in range(ranks.shape[2]):
+                part[f"rank_{i}"] = ranks[:, :, i].reshape(-1)
+            parts.append(part)
+        return pd.concat(parts, ignore_index=True)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, tables: list, rotations: int) -> OrderTally:
+        """Inverse of :meth:`frame` (a results file read back)."""
+        tally = cls(tables, rotations)
+        frame = frame.sort_values(["table", "deal", "rotation"], kind="stable")
+        for t, members in enumerate(tally.tables):
+            part = frame[frame["table"] == t]
+            deals = part["deal"].to_numpy(np.int64)[::rotations]
+            ranks = part[[f"rank_{i}" for i in range(len(members))]].to_numpy(np.int8)
+            tally.ranks[t].append(ranks.reshape(deals.size, rotations, len(members)))
+            tally.aborted[t].append(part["aborted"].to_numpy(bool).reshape(deals.size, rotations))
+            if t == 0:
+                tally.deals.append(deals)
+        return tally
