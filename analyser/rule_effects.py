@@ -135,6 +135,9 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     except KeyboardInterrupt:
         kept_file = f"; {out} was left as it was" if out is not None and Path(out).exists() else ""
         raise Interrupted(f"interrupted after {kept + dropped:,} {plural(base.game.unit)}{kept_file}") from None
+    if kept == 0:
+        raise UserError(f"all {dropped:,} {plural(base.game.unit)} hit the action cap under some value of "
+                        f"{spec.name}: nothing completed to compare")
     meta = {**base.metadata(), "kind": KIND, "setting": spec.name, "values": [spec.show(v) for v in values],
             "settings": names, "deals": count, "completed": kept, "aborted": dropped, "threads": threads,
             "seconds": time.perf_counter() - start, "method": METHOD,

@@ -197,8 +197,10 @@ class GameSpec:
 
     def check_players(self, players: int) -> int:
         if not self.min_players <= players <= self.max_players:
-            raise UserError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
-                            f"not {players}; valid: {choices(range(self.min_players, self.max_players + 1))}")
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise UserError(f"{self.name} is for {span} players, not {players}; "
+                            f"valid: {choices(range(self.min_players, self.max_players + 1))}")
         return players
 
     def check(self) -> GameSpec:
