@@ -56,11 +56,23 @@ def mix64_nb(z):
 
 
 @njit(cache=True)
+def unit_key_nb(seed, unit):
+    """What every stream seed of unit ``unit`` shares: a game that seeds many streams
+    per unit computes it once and seeds each with keyed_seed_nb (one scramble, not three)."""
+    z = mix64_nb(np.uint64(seed) + _GOLDEN)
+    return mix64_nb(z ^ (np.uint64(unit) * _K_DEAL))
+
+
+@njit(cache=True)
+def keyed_seed_nb(key, stream):
+    """stream_seed_nb(seed, unit, stream), given key = unit_key_nb(seed, unit)."""
+    return mix64_nb(key ^ (np.uint64(stream + 1) * _K_STREAM))
+
+
+@njit(cache=True)
 def stream_seed_nb(seed, unit, stream):
     """Initial state of stream ``stream`` of unit ``unit`` in run ``seed``."""
-    z = mix64_nb(np.uint64(seed) + _GOLDEN)
-    z = mix64_nb(z ^ (np.uint64(unit) * _K_DEAL))
-    return mix64_nb(z ^ (np.uint64(stream + 1) * _K_STREAM))
+    return keyed_seed_nb(unit_key_nb(seed, unit), stream)
 
 
 @njit(cache=True)
@@ -87,6 +99,34 @@ def scale_nb(bits, n):
 def below_nb(st, n):
     """A random integer in [0, n) for 1 <= n < 2**32, from the stream in ``st[0]``."""
     return scale_nb(next_u64_nb(st), n)
+
+
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def shuffle_from_nb(st, a, stop):
+    """Fisher-Yates from the top down to index ``stop`` (>= 1): a[stop:] is then a uniform
+    random arrangement of a's items, a[:stop] the rest in no order that matters (cards
+    set aside unseen, say). Two draws from each 64 random bits, the high 32 bits and the
+    low 32 bits each scaled as scale_nb does: half the scrambles of shuffle_nb."""
+    s = st[0]
+    i = a.size - 1
+    while i >= stop:
+        s += _GOLDEN
+        bits = mix64_nb(s)
+        j = scale_nb(bits, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+        if i >= stop:
+            j = np.int64(((bits & _LOW32) * np.uint64(i + 1)) >> _S32)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
+    st[0] = s
 
 
 @njit(cache=True)

@@ -10,10 +10,19 @@ each branch implements. Everything is a ``kernel``: no allocation, no refcounts.
 """
 import numpy as np
 
-from analyser.core.bits import BIT, NONE, count_nb, lowest_nb, mark_nb
+from analyser.core.bits import BIT, NONE, lowest_nb, mark_nb
 from analyser.core.eventlog import log_event_nb, log_value_nb
 from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
+from analyser.core.rng import (
+    DEAL_SLOT,
+    POLICY_SLOT,
+    STREAMS_PER_HAND,
+    UNIT_STREAM,
+    below_nb,
+    keyed_seed_nb,
+    shuffle_from_nb,
+    unit_key_nb,
+)
 from analyser.games.olenon.constants import (
     ACTION,
     DECK,
@@ -57,7 +66,8 @@ def begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log):
     pb["talk"] = settings[SETTING.TALK]
     pb["round_starter"] = settings[SETTING.ROUND_STARTER]
     hd["winner"] = -1
-    hd["rng"][0] = stream_seed_nb(seed, unit, UNIT_STREAM)
+    hd["key"] = unit_key_nb(seed, unit)
+    hd["rng"][0] = keyed_seed_nb(hd["key"], UNIT_STREAM)
     hd["first"] = below_nb(hd["rng"], PLAYERS)
     start_round_nb(seed, unit, streams, pub, priv, hid, hd["first"], log)
 
@@ -72,18 +82,19 @@ def start_round_nb(seed, unit, streams, pub, priv, hid, starter, log):
     deck = hd["deck"]
     for i in range(N_CARDS):
         deck[i] = DECK[i]
-    hd["rng"][0] = hand_seed_nb(seed, unit, r, DEAL_SLOT)
-    shuffle_nb(hd["rng"], deck)
+    key = hd["key"]
+    hd["rng"][0] = keyed_seed_nb(key, r * STREAMS_PER_HAND + DEAL_SLOT)
+    shuffle_from_nb(hd["rng"], deck, SET_ASIDE)      # deck[:4] is set aside: its order does not matter
     for s in range(PLAYERS):
         pv = priv[s]
         for v in range(N_VALUES):
             pv["hand"][v] = 0
         for i in range(HAND):
-            pv["hand"][deck[s * HAND + i]] += 1
-        pv["rng"][0] = hand_seed_nb(seed, unit, r, POLICY_SLOT + streams[s])
+            pv["hand"][deck[SET_ASIDE + s * HAND + i]] += 1
+        pv["rng"][0] = keyed_seed_nb(key, r * STREAMS_PER_HAND + POLICY_SLOT + streams[s])
         pb["hand_len"][s] = HAND
     for i in range(SET_ASIDE):
-        hd["set_aside"][i] = deck[PLAYERS * HAND + i]
+        hd["set_aside"][i] = deck[i]
     for v in range(N_VALUES):
         pb["discarded"][v] = 0
     pb["starter"] = starter
@@ -93,8 +104,8 @@ def start_round_nb(seed, unit, streams, pub, priv, hid, starter, log):
     show_hands_nb(pb, priv)
     if log.size > 0:
         head = log_event_nb(log, EVENT.DEAL, r, starter, 0, 0)
-        for i in range(N_CARDS):
-            log_value_nb(log, head, deck[i])
+        for i in range(N_CARDS):             # the hands, then the set-aside cards
+            log_value_nb(log, head, deck[(SET_ASIDE + i) % N_CARDS])
 
 
 @inline_kernel
@@ -247,7 +258,7 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     seat = pb["seat"]
     pv = priv[seat]
     mask = legal_mask_nb(pb, pv["hand"])
-    if count_nb(mask) == 1:
+    if mask & (mask - np.uint64(1)) == NONE:     # one legal action: no decision
         a = lowest_nb(mask)
     else:
         mark_nb(legal, mask)

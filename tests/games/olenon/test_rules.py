@@ -465,7 +465,8 @@ def test_going_out_on_the_last_action_under_the_cap_counts():
     t = Table(["6 6", "1 2", "1 2", "1 2"], max_actions=1)
     assert not t.play("6 6")
     assert not t.hd["aborted"] and list(t.pb["team_rounds"]) == [1, 0] and t.hd["round_actions"] == 0
-    assert t.play(raw=0) and t.hd["aborted"]     # round 1 needs more than one action: aborted
+    assert not t.play(raw=t.legal_actions()[0])  # round 1's first action (a lead of 1-4 of its 7 cards)
+    assert t.play(raw=t.legal_actions()[0]) and t.hd["aborted"] and t.hd["error"] == ERROR.NONE   # over the cap
 
 
 # --------------------------------------------------------------------------- policies' answers

@@ -175,7 +175,7 @@ def test_text_trace_fits_80_columns_and_tells_the_match():
     assert max(len(line) for line in lines) <= 80
     assert lines[0].startswith("Olenon, teams s0+s2 (team 0) and s1+s3 (team 1), seed 7, match 3")
     assert any(line.startswith("Round 1 — started by seat") for line in lines)
-    assert "goes out: team" in text and "Result after 37 actions in 2 rounds:" in text
+    assert "goes out: team" in text and "Result after 33 actions in 2 rounds:" in text
 
 
 def test_cli_prints_the_same_trace():
