@@ -9,7 +9,8 @@ trace cut to one hand (``--hand K``: the setup and that hand's events).
 """
 from __future__ import annotations
 
-WIDTH = 80
+from analyser.core.trace_lines import WIDTH, pack, run_header
+
 BONUS_RANKS = (3, 5, 8)
 
 
@@ -38,20 +39,6 @@ def _held(values) -> str:
     return "".join(f"+{v}" for v in values) or "-"
 
 
-def _pack(first: str, pieces: list[str], indent: int) -> list[str]:
-    """``first`` then the pieces, space separated, broken between pieces to keep
-    lines within WIDTH; continuation lines start ``indent`` spaces in."""
-    lines, line = [], first
-    for piece in pieces:
-        if line.strip() and len(line) + 1 + len(piece) > WIDTH:
-            lines.append(line)
-            line = " " * indent + piece
-        else:
-            line = line + (" " if line.strip() else "") + piece
-    lines.append(line)
-    return lines
-
-
 def _token(e: dict) -> str:
     """What a token event did: ``s3 takes a new +1`` (from the supply), ``s3 turns
     a +1 to +2``, ``s3 gets a +2 from s1`` (the supply empty; the value as s3 holds it)."""
@@ -66,14 +53,7 @@ def _token(e: dict) -> str:
 def _header(setup: dict) -> list[str]:
     players = setup["players"]
     lines = [f"Enemy Anemone, {players} players, seed {setup['seed']}, {setup.get('unit', 'match')} {setup['deal']}"]
-    settings = setup.get("settings", {})
-    if settings:
-        lines += _pack("Settings:", [f"{k}={v}," for k, v in settings.items()], 10)
-        lines[-1] = lines[-1].rstrip(",")
-    policies = setup.get("policies", [])
-    if policies:
-        lines += _pack("Seats:", [f"s{s} {p}," for s, p in enumerate(policies)], 7)
-        lines[-1] = lines[-1].rstrip(",")
+    lines += run_header(setup)
     lines.append(f"First hand started by seat {setup['first']} (drawn at random)")
     return lines
 
@@ -102,13 +82,13 @@ class _Hand:
                       _token(self.trick_token) if self.trick_token is not None else f"no token left for s{t['low']}"]
             moves = [m + "," for m in self.moves]
             moves[-1] = moves[-1].rstrip(",")
-            out += _pack(f"  t{self.tricks:<3}", moves + result, 7)
+            out += pack(f"  t{self.tricks:<3}", moves + result, 7)
             self.moves, self.trick, self.trick_token = [], None, None
         if self.draws:
             self.pile -= sum(len(d["cards"]) for d in self.draws)
             pieces = [f"s{d['seat']} {' '.join(d['cards']) or 'nothing'}," for d in self.draws]
             pieces[-1] = pieces[-1].rstrip(",") + f" ({self.pile} left)"
-            out += _pack("       draw:", pieces, 13)
+            out += pack("       draw:", pieces, 13)
             self.draws = []
 
     def heading(self, starter: int, policies: list[str], held) -> list[str]:
@@ -116,14 +96,14 @@ class _Hand:
         width = max((len(p) for p in policies), default=0)
         for s, cards in enumerate(self.deal["hands"]):
             label = f"  s{s} {policies[s]:<{width}}" if policies and width <= 16 else f"  s{s}"
-            lines += _pack(label, [_by_suit(cards)], 6)
+            lines += pack(label, [_by_suit(cards)], 6)
         pile = self.deal["draw_pile"]
         if pile:
-            lines += _pack(f"  draw pile ({len(pile)}, top first):", pile, 4)
+            lines += pack(f"  draw pile ({len(pile)}, top first):", pile, 4)
         if held is not None and not any(held):
             lines.append("  tokens held: none")
         elif held is not None:
-            lines += _pack("  tokens held:", [f"s{s} {_held(h)}," for s, h in enumerate(held)], 4)
+            lines += pack("  tokens held:", [f"s{s} {_held(h)}," for s, h in enumerate(held)], 4)
             lines[-1] = lines[-1].rstrip(",")
         return lines
 
@@ -131,7 +111,7 @@ class _Hand:
 def _hand_end(e: dict, awards: list[dict], players: int) -> list[str]:
     lines = []
     if awards:
-        lines += _pack("  end of hand:", [_token(a) + ";" for a in awards], 7)
+        lines += pack("  end of hand:", [_token(a) + ";" for a in awards], 7)
         lines[-1] = lines[-1].rstrip(";")
     cells = {"": [f"s{s}" for s in range(players)], "score": [str(x) for x in e["scores"]],
              "total": [str(x) for x in e["totals"]], "held": [_held(t) for t in e["tokens"]]}
@@ -139,7 +119,7 @@ def _hand_end(e: dict, awards: list[dict], players: int) -> list[str]:
     for name, row in cells.items():
         line = f"  {name:<7}" + "".join(f"  {v:>{w}}" for v, w in zip(row, widths, strict=True))
         if len(line) > WIDTH:   # at most 9 tokens: only a very unlikely spread gets here
-            lines += _pack(f"  {name:<7}", [f"s{s}:{v}" for s, v in enumerate(row)], 11)
+            lines += pack(f"  {name:<7}", [f"s{s}:{v}" for s, v in enumerate(row)], 11)
         else:
             lines.append(line)
     return lines
@@ -169,7 +149,7 @@ def _result(e: dict, setup: dict, last_totals) -> list[str]:
             head += f"{names} wins, holding more tokens"
         else:
             head += f"{names} share the win, holding more tokens"
-    lines = _pack(f"Result after {actions}:", (head + ".").split(" "), 2)
+    lines = pack(f"Result after {actions}:", (head + ".").split(" "), 2)
     policies = setup.get("policies", [""] * players)
     for s in sorted(range(players), key=lambda s: (e["rank"][s], s)):
         lines.append(f"  {e['rank'][s]}. s{s} {totals[s]:>4} points, {_plural(tokens[s], 'token'):<9} "

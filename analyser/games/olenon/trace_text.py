@@ -9,38 +9,17 @@ went out. Works on a whole match and on a trace cut to one round (``--round K``)
 """
 from __future__ import annotations
 
-WIDTH = 80
+from analyser.core.trace_lines import pack, run_header
 
 
 def _cards(cards) -> str:
     return " ".join(str(c) for c in cards) or "-"
 
 
-def _pack(first: str, pieces: list[str], indent: int) -> list[str]:
-    """``first`` then the pieces, space separated, broken between pieces to keep
-    lines within WIDTH; continuation lines start ``indent`` spaces in."""
-    lines, line = [], first
-    for piece in pieces:
-        if line.strip() and len(line) + 1 + len(piece) > WIDTH:
-            lines.append(line)
-            line = " " * indent + piece
-        else:
-            line = line + (" " if line.strip() else "") + piece
-    lines.append(line)
-    return lines
-
-
 def _header(setup: dict) -> list[str]:
     lines = [f"Olenon, teams s0+s2 (team 0) and s1+s3 (team 1), seed {setup['seed']}, "
              f"{setup.get('unit', 'match')} {setup['deal']}"]
-    settings = setup.get("settings", {})
-    if settings:
-        lines += _pack("Settings:", [f"{k}={v}," for k, v in settings.items()], 10)
-        lines[-1] = lines[-1].rstrip(",")
-    policies = setup.get("policies", [])
-    if policies:
-        lines += _pack("Seats:", [f"s{s} {p}," for s, p in enumerate(policies)], 7)
-        lines[-1] = lines[-1].rstrip(",")
+    lines += run_header(setup)
     lines.append(f"First round started by seat {setup['first']} (drawn at random)")
     return lines
 
@@ -51,7 +30,7 @@ def _round_head(e: dict, policies: list[str], won: list[int] | None) -> list[str
     width = max((len(p) for p in policies), default=0)
     for s, cards in enumerate(e["hands"]):
         label = f"  s{s} {policies[s]:<{width}}" if policies and width <= 16 else f"  s{s}"
-        lines += _pack(label, [_cards(cards)], 6)
+        lines += pack(label, [_cards(cards)], 6)
     lines.append(f"  set aside: {_cards(e['set_aside'])}")
     return lines
 
@@ -80,7 +59,7 @@ def _result(e: dict, setup: dict) -> list[str]:
     policies = setup.get("policies", [])
     names = f" ({policies[t]} + {policies[t + 2]})" if policies else ""
     head = f"Result after {actions} in {e['rounds']} rounds:"
-    return _pack(head, f"team {t}, s{t} and s{t + 2}{names}, wins {won[t]}-{won[1 - t]}.".split(" "), 2)
+    return pack(head, f"team {t}, s{t} and s{t + 2}{names}, wins {won[t]}-{won[1 - t]}.".split(" "), 2)
 
 
 def render(events: list[dict]) -> str:
@@ -104,12 +83,12 @@ def render(events: list[dict]) -> str:
         elif t == "trick_end":
             trick += 1
             moves[-1] = moves[-1].rstrip(",")
-            lines += _pack(f"  t{trick:<3}", moves + _trick_end(e), 7)
+            lines += pack(f"  t{trick:<3}", moves + _trick_end(e), 7)
             moves = []
         elif t == "round_end":
             if moves:
                 moves[-1] = moves[-1].rstrip(",")
-                lines += _pack(f"  t{trick + 1:<3}", moves, 7)
+                lines += pack(f"  t{trick + 1:<3}", moves, 7)
                 moves = []
             if won is not None:
                 won[e["winner_team"]] += 1
@@ -118,10 +97,10 @@ def render(events: list[dict]) -> str:
         elif t == "result":
             if moves:
                 moves[-1] = moves[-1].rstrip(",")
-                lines += _pack(f"  t{trick + 1:<3}", moves, 7)
+                lines += pack(f"  t{trick + 1:<3}", moves, 7)
                 moves = []
             lines += [""] + _result(e, setup)
     if moves:
         moves[-1] = moves[-1].rstrip(",")
-        lines += _pack(f"  t{trick + 1:<3}", moves, 7)
+        lines += pack(f"  t{trick + 1:<3}", moves, 7)
     return "\n".join(lines)
