@@ -31,6 +31,7 @@ from analyser.games.enemy_anemone.constants import (
     N_SUITS,
     POINTS,
     RANK_MASK,
+    RANK_OF,
     SUIT_MASK,
 )
 from analyser.games.enemy_anemone.state import POLICY_SIG
@@ -53,7 +54,8 @@ def play_nb(card, ones, twos):
 
 @inline_kernel
 def rank_nb(card):
-    return card // N_SUITS + 1
+    """A lookup: ``card // N_SUITS + 1`` on a signed card cost a dozen instructions."""
+    return RANK_OF[np.uint8(card)]
 
 
 @inline_kernel
@@ -126,7 +128,7 @@ def timing_nb(pub, pv, only_to_win, min_points, min_tokens):
     so far; with only_to_win=0 also a top-up above every unseen rank of the free
     suits while opponents are still to play. Only for a trick worth min_points
     (its cards and this one) and while holding min_tokens tokens."""
-    seat = pub["seat"]
+    seat = np.uint8(pub["seat"])        # unsigned: no negative-index check
     ones, twos = np.int64(pub["ones"][seat]), np.int64(pub["twos"][seat])
     cards = pv["legal"]
     card = greedy_card_nb(pub, cards, 0)
@@ -134,7 +136,7 @@ def timing_nb(pub, pv, only_to_win, min_points, min_tokens):
         return card
     points = 0
     for i in range(pub["trick_len"]):
-        points += POINTS[pub["trick_card"][i]]
+        points += POINTS[np.uint8(pub["trick_card"][i])]     # unsigned: no negative-index check
     best = best_value_nb(pub)
     spend = 0
     if rank_nb(card) < best:        # no card wins by rank: the lowest that the cheapest tokens make a winner

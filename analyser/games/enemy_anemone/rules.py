@@ -140,7 +140,7 @@ def prepare_turn_nb(pb, priv):
     seat = seat - players if seat >= players else seat
     seat = seat - players if seat >= players else seat
     pb["seat"] = seat
-    pv = priv[seat]
+    pv = priv[np.uint8(seat)]
     legal = pv["hand"] & ~pb["trick_mask"]
     pb["discard"] = legal == NONE
     pv["legal"] = pv["hand"] if legal == NONE else legal
@@ -162,13 +162,21 @@ def draw_nb(pb, priv, hd, log):
             log_card_nb(log, head, c)
 
 
-@kernel
+@inline_kernel
+def next_seat_nb(seat, k, players):
+    """(seat + k) % players for k < players, by a select: a division costs tens of cycles."""
+    s = seat + k
+    return s - players if s >= players else s
+
+
+@inline_kernel
 def give_token_nb(pb, hd, seat, plus_two, reason, log):
     """Seat takes a token (Anemone tokens). Ordinary (``plus_two`` False): flip a
     held +1 to +2, else one from the supply +1 side up. ``plus_two``: a new +2
     (6 players' end of hand), never a flip. With the supply empty, the other
     seat holding the most tokens (ties: first clockwise from the taker) gives its
-    lowest-valued one, kept on its side (turned to +2 for ``plus_two``)."""
+    lowest-valued one, kept on its side (turned to +2 for ``plus_two``). Inlined:
+    it runs at the end of every trick."""
     if not plus_two and pb["ones"][seat] > 0:
         pb["ones"][seat] -= 1
         pb["twos"][seat] += 1
@@ -183,7 +191,7 @@ def give_token_nb(pb, hd, seat, plus_two, reason, log):
         source = -1
         most = 0
         for k in range(1, players):
-            g = (seat + k) % players
+            g = next_seat_nb(seat, k, players)
             held = pb["ones"][g] + pb["twos"][g]
             if held > most:
                 most = held
@@ -204,7 +212,8 @@ def give_token_nb(pb, hd, seat, plus_two, reason, log):
         else:
             pb["ones"][seat] += 1
     hd["tokens_taken"][seat] += 1
-    log_event_nb(log, EVENT.TOKEN, pb["hand"], seat, source, value + 4 * reason)
+    if log.size > 0:
+        log_event_nb(log, EVENT.TOKEN, pb["hand"], seat, source, value + 4 * reason)
 
 
 @inline_kernel
@@ -230,8 +239,8 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     pb["trick_len"] = i + 1
     # Winning a trick: the later of equal values counts higher for the best and lower for the low.
     best, low = pb["best"], pb["low"]
-    pb["best"] = i if (i == 0) | (value >= pb["trick_value"][max(best, 0)]) else best
-    pb["low"] = i if (i == 0) | (value <= pb["trick_value"][max(low, 0)]) else low
+    pb["best"] = i if (i == 0) | (value >= pb["trick_value"][np.uint8(max(best, 0))]) else best
+    pb["low"] = i if (i == 0) | (value <= pb["trick_value"][np.uint8(max(low, 0))]) else low
     pb["trick_mask"] |= SUIT_MASK[SUIT_OF[card]]
     pb["played"] |= BIT[card]
     if log.size > 0:
@@ -257,12 +266,18 @@ def end_trick_nb(pb, hd, log):
     """The best card's player wins the played cards; the lowest card's player takes a token."""
     winner = pb["trick_seat"][pb["best"]]
     low = pb["trick_seat"][pb["low"]]
-    head = log_event_nb(log, EVENT.TRICK, pb["hand"], winner, low, 0)
+    won = NONE                      # summed in registers; the log only when tracing
+    points = 0
     for i in range(pb["trick_len"]):
         c = pb["trick_card"][i]
-        pb["won"][winner] |= BIT[c]
-        pb["won_points"][winner] += POINTS[c]
-        log_card_nb(log, head, c)
+        won |= BIT[c]
+        points += POINTS[c]
+    pb["won"][winner] |= won
+    pb["won_points"][winner] += points
+    if log.size > 0:
+        head = log_event_nb(log, EVENT.TRICK, pb["hand"], winner, low, 0)
+        for i in range(pb["trick_len"]):
+            log_card_nb(log, head, pb["trick_card"][i])
     hd["tricks"][winner] += 1
     give_token_nb(pb, hd, low, False, REASON.LOWEST, log)
     pb["leader"] = low if pb["next_leader"] == 1 else winner
@@ -298,13 +313,14 @@ def end_hand_nb(pb, priv, hd, log):
         tied += v == lowest
         if v > lowest:
             second = min(second, v)
+    starter = pb["starter"]
     for k in range(players):              # awards go clockwise from the hand's starter
-        s = (pb["starter"] + k) % players
+        s = next_seat_nb(starter, k, players)
         if basis_nb(pb, s, h, total) == lowest:
             give_token_nb(pb, hd, s, players == 6, REASON.CATCHUP, log)
     if players == 6 and tied == 1:        # a sole lowest: the second-lowest take one the ordinary way
         for k in range(players):
-            s = (pb["starter"] + k) % players
+            s = next_seat_nb(starter, k, players)
             if basis_nb(pb, s, h, total) == second:
                 give_token_nb(pb, hd, s, False, REASON.CATCHUP, log)
     if log.size > 0:
@@ -315,9 +331,9 @@ def end_hand_nb(pb, priv, hd, log):
             log_card_nb(log, head, pb["ones"][s])
             log_card_nb(log, head, pb["twos"][s])
     # the next hand: the highest match total, ties to the first clockwise from this starter
-    best = pb["starter"]
+    best = starter
     for k in range(1, players):
-        s = (pb["starter"] + k) % players
+        s = next_seat_nb(starter, k, players)
         if pb["totals"][s] > pb["totals"][best]:
             best = s
     pb["starter"] = best
@@ -359,7 +375,7 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
         hd["aborted"] = True
         hd["over"] = True
         return True
-    seat = pb["seat"]
+    seat = np.uint8(pb["seat"])     # unsigned indices skip numba's negative-index fix-ups
     pv = priv[seat]
     mask = pv["legal"]
     ones = pb["ones"][seat]
