@@ -3,8 +3,8 @@
 ``log[0]`` is the write position. Each event is ``type, hand, seat, a, b, n``
 followed by n values (cards, or whatever the game's event carries); a game's
 trace.py decodes it. Simulation passes an empty buffer, so logging costs one
-size test per event. Shared by the games whose events fit this shape (Olenon;
-Enemy Anemone keeps a copy of its own until it moves here).
+size test per event. Shared by the games whose events fit this shape (Enemy
+Anemone and Olenon; Palace's older log keeps its own shorter head).
 """
 from analyser.core.jit import kernel
 

@@ -90,7 +90,7 @@ ERROR = _Error()
 
 
 class _Event(NamedTuple):
-    """Trace log events: ``type, hand, seat, a, b, n`` then n cards (see log.py)."""
+    """Trace log events (analyser.core.eventlog): ``type, hand, seat, a, b`` then the cards."""
     DEAL: int = 1        # seat -1; cards: every hand in seat order (a = cards each), then the draw pile, top first
     START: int = 2       # seat = the hand's starter
     PLAY: int = 3        # a = +1 tokens + 16 * +2 tokens attached, b = the card's value; cards: the card
@@ -120,4 +120,3 @@ class _Reason(NamedTuple):
 
 REASON = _Reason()
 REASON_NAMES = ("lowest", "catchup")
-LOG_EVENT_CARDS = 60     # the most cards one event carries (the deal)

@@ -12,6 +12,7 @@ branch implements. Everything is a ``kernel``: no allocation, no refcounts.
 import numpy as np
 
 from analyser.core.bits import BIT, NONE, count_nb, lowest_nb
+from analyser.core.eventlog import log_event_nb, log_value_nb
 from analyser.core.jit import inline_kernel, kernel
 from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
 from analyser.games.enemy_anemone.constants import (
@@ -31,7 +32,6 @@ from analyser.games.enemy_anemone.constants import (
     SUIT_OF,
     TOKEN_FROM,
 )
-from analyser.games.enemy_anemone.log import log_card_nb, log_event_nb
 
 
 @kernel
@@ -110,10 +110,10 @@ def start_hand_nb(seed, unit, streams, pub, priv, hid, log):
             m = priv[s]["hand"]
             while m != NONE:
                 c = lowest_nb(m)
-                log_card_nb(log, head, c)
+                log_value_nb(log, head, c)
                 m &= m - np.uint64(1)
         for i in range(pb["draw_len"] - 1, -1, -1):
-            log_card_nb(log, head, hd["draw"][i])
+            log_value_nb(log, head, hd["draw"][i])
         log_event_nb(log, EVENT.START, h, pb["starter"], 0, 0)
     pb["trick"] = 0
     pb["played"] = NONE
@@ -159,7 +159,7 @@ def draw_nb(pb, priv, hd, log):
             c = hd["draw"][pb["draw_len"]]
             priv[seat]["hand"] |= BIT[c]
             pb["hand_len"][seat] += 1
-            log_card_nb(log, head, c)
+            log_value_nb(log, head, c)
 
 
 @inline_kernel
@@ -245,7 +245,7 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     pb["played"] |= BIT[card]
     if log.size > 0:
         head = log_event_nb(log, EVENT.PLAY, pb["hand"], seat, k1 + 16 * k2, value)
-        log_card_nb(log, head, card)
+        log_value_nb(log, head, card)
 
 
 @inline_kernel
@@ -258,7 +258,7 @@ def discard_nb(pb, pv, hd, seat, card, log):
     hd["discards"][seat] += 1
     if log.size > 0:
         head = log_event_nb(log, EVENT.DISCARD, pb["hand"], seat, 0, 0)
-        log_card_nb(log, head, card)
+        log_value_nb(log, head, card)
 
 
 @inline_kernel
@@ -277,7 +277,7 @@ def end_trick_nb(pb, hd, log):
     if log.size > 0:
         head = log_event_nb(log, EVENT.TRICK, pb["hand"], winner, low, 0)
         for i in range(pb["trick_len"]):
-            log_card_nb(log, head, pb["trick_card"][i])
+            log_value_nb(log, head, pb["trick_card"][i])
     hd["tricks"][winner] += 1
     give_token_nb(pb, hd, low, False, REASON.LOWEST, log)
     pb["leader"] = low if pb["next_leader"] == 1 else winner
@@ -326,10 +326,10 @@ def end_hand_nb(pb, priv, hd, log):
     if log.size > 0:
         head = log_event_nb(log, EVENT.HAND_END, h, -1, 0, 0)
         for s in range(players):
-            log_card_nb(log, head, pb["hand_score"][s, h])
-            log_card_nb(log, head, pb["totals"][s])
-            log_card_nb(log, head, pb["ones"][s])
-            log_card_nb(log, head, pb["twos"][s])
+            log_value_nb(log, head, pb["hand_score"][s, h])
+            log_value_nb(log, head, pb["totals"][s])
+            log_value_nb(log, head, pb["ones"][s])
+            log_value_nb(log, head, pb["twos"][s])
     # the next hand: the highest match total, ties to the first clockwise from this starter
     best = starter
     for k in range(1, players):

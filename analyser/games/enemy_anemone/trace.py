@@ -12,9 +12,9 @@ import warnings
 import numpy as np
 from numba import njit, types
 
+from analyser.core.eventlog import read_events
 from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FROM, card_name
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
-from analyser.games.enemy_anemone.log import HEAD
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
@@ -39,12 +39,8 @@ def names(cards) -> list[str]:
 def decode_log(log: np.ndarray, players: int) -> list[dict]:
     """The log's events as dicts (the jsonl trace's lines)."""
     events = []
-    p, end = 1, int(log[0])
-    while p < end:
-        etype, hand, seat, a, b, n = (int(x) for x in log[p: p + HEAD])
-        values = [int(x) for x in log[p + HEAD: p + HEAD + n]]
+    for etype, hand, seat, a, b, values in read_events(log):
         cards = names(values) if etype != EVENT.HAND_END else []
-        p += HEAD + n
         if etype == EVENT.DEAL:
             dealt = players * a
             events.append({"type": "deal", "hand": hand, "hands": [cards[s * a: (s + 1) * a] for s in range(players)],
