@@ -1,16 +1,14 @@
 """Olenon traces: seeded matches checked into tests/data/ and diffed, every
 traced match replayed by an independent referee written from the rule book,
 one round's cut, the text for people, and the CLI."""
-import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import analyser
 from analyser.cli.main import app
+from tests.kit.golden import assert_golden, parse
 
-DATA = Path(__file__).parents[2] / "data"
 # name -> (golden file, trace arguments, the CLI's arguments that print it)
 GOLDEN = {
     "none": ("olenon_seed7_deal3.jsonl",
@@ -22,12 +20,6 @@ GOLDEN = {
 }
 
 
-def parse(jsonl: str) -> list[dict]:
-    lines = jsonl.splitlines()
-    assert lines and all(line.strip() for line in lines)
-    return [json.loads(line) for line in lines]
-
-
 @pytest.fixture(scope="module")
 def traces():
     return {name: analyser.trace("olenon", **args) for name, (_, args, _) in GOLDEN.items()}
@@ -36,13 +28,7 @@ def traces():
 @pytest.mark.parametrize("name", GOLDEN)
 def test_golden_trace(traces, name):
     file, _, cli = GOLDEN[name]
-    got = parse(traces[name].jsonl())
-    want = parse((DATA / file).read_text())
-    again = (f"regenerate (after a deliberate change to the rules, the policies or the trace only) with:\n"
-             f"analyser trace olenon {cli} --format jsonl > tests/data/{file}")
-    for i, (g, w) in enumerate(zip(got, want, strict=False)):
-        assert g == w, f"event {i} differs from tests/data/{file}: {g} != {w}; {again}"
-    assert len(got) == len(want), f"{len(got)} events, tests/data/{file} has {len(want)}; {again}"
+    assert_golden("olenon", file, traces[name].jsonl(), cli)
 
 
 def beats(w: int, v: int) -> bool:
