@@ -42,6 +42,7 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py palace
 	$(BIN)/python benchmarks/bench.py enemy_anemone
+	$(BIN)/python benchmarks/bench.py olenon
 
 clean:
 	rm -rf $(VENV) .pytest_cache
