@@ -1,7 +1,6 @@
 """``analyser vary``: one line-up on the same deals under each value of one rule setting."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated
 
@@ -27,6 +26,7 @@ from analyser.cli.common import (
     print_analysis,
     user_errors,
 )
+from analyser.cli.compare import _num, _pp
 from analyser.cli.plot import PLOT_HELP
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 
@@ -85,18 +85,6 @@ def print_vary(result, fmt: Format | str = Format.table, console=None):
     print_analysis(result, fmt, print_vary_tables, result.table, console)
 
 
-def _pp(x, sign: bool = True) -> str:
-    if x is None or not math.isfinite(x):
-        return "-"
-    return f"{100 * x:+.2f}" if sign else f"{100 * x:.2f}"
-
-
-def _num(x, sign: bool = False) -> str:
-    if x is None or not math.isfinite(x):
-        return "-"
-    return f"{x:+,.3f}" if sign else f"{x:,.3f}"
-
-
 def print_vary_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
@@ -123,5 +111,5 @@ def print_vary_tables(result, console=None):
             f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
         independent = "" if first else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
-                      _num(row["score_mean"]))
+                      _num(row["score_mean"], sign=False))
     console.print(table)
