@@ -25,10 +25,22 @@ Per record:
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 OUTCOME_SEAT_FIELDS = ("score", "win", "rank", "team")
 OUTCOME_RECORD_FIELDS = ("unit", "aborted", "draw", "length")
+
+
+class _RecordError(NamedTuple):
+    """Codes of the ``error`` field that the games' records carry beside ``error_seat``
+    (registry.illegal_action_seat reads them)."""
+    NONE: int = 0
+    ILLEGAL_ACTION: int = 1      # a policy answered an action that was not legal: the unit stops, aborted
+
+
+ERROR = _RecordError()
 
 
 def outcome_fields(max_seats: int) -> list[tuple]:

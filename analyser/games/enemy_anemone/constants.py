@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+
 MAX_PLAYERS = 6
 N_SUITS = 6
 N_RANKS = 10
@@ -32,8 +34,6 @@ def card_name(card: int) -> str:
 def card_of(name: str) -> int:
     """``"C10"`` -> its card id (for tests and hand-built positions)."""
     return card_id(int(name[1:]), SUIT_LETTERS.index(name[0].upper()))
-
-
 
 
 def _deck(players: int) -> list[int]:
@@ -79,14 +79,6 @@ class _Setting(NamedTuple):
 
 
 SETTING = _Setting()
-
-
-class _Error(NamedTuple):
-    NONE: int = 0
-    ILLEGAL_ACTION: int = 1
-
-
-ERROR = _Error()
 
 
 class _Event(NamedTuple):

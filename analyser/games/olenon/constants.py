@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+
 PLAYERS = 4
 TEAMS = 2
 N_VALUES = 7
@@ -59,14 +61,6 @@ class _Setting(NamedTuple):
 
 
 SETTING = _Setting()
-
-
-class _Error(NamedTuple):
-    NONE: int = 0
-    ILLEGAL_ACTION: int = 1
-
-
-ERROR = _Error()
 
 
 class _Event(NamedTuple):

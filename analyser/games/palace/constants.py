@@ -1,6 +1,8 @@
 """Palace constants as NamedTuple instances: numba folds them, Python reads names."""
 from typing import NamedTuple
 
+from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+
 MAX_PLAYERS = 4
 MAX_SLOTS = 6          # face-down / face-up cards per player at most (2 players)
 N_CARDS = 52
@@ -68,11 +70,3 @@ class _Events(NamedTuple):
 
 
 EVENT = _Events()
-
-
-class _Errors(NamedTuple):
-    NONE: int = 0
-    ILLEGAL_ACTION: int = 1
-
-
-ERROR = _Errors()
