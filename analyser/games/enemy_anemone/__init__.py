@@ -49,7 +49,7 @@ GAME = GameSpec(
         Column("tiebreak", "ties broken by tokens", kind="rate", per="unit"),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=lazy("analyser.games.enemy_anemone.engine:simulate_nb"),
+    simulate=lazy("analyser.games.enemy_anemone.engine:simulate"),
     trace=lazy("analyser.games.enemy_anemone.trace:trace_match"),
     trace_text=lazy("analyser.games.enemy_anemone.trace_text:render"),
     policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),

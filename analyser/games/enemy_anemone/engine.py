@@ -2,7 +2,7 @@
 
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
-cache. Matches are played by rules.play_match_nb, as traces are.
+cache. ``simulate`` is the GameSpec entry point. Matches are played by rules.play_match_nb, as traces are.
 """
 import numba
 import numpy as np
@@ -10,6 +10,7 @@ from numba import njit, prange, types
 
 from analyser.core.jit import kernel
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
+from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
@@ -73,7 +74,7 @@ def record_nb(rec, unit, pub, hid):
 
 
 @njit(cache=True)
-def _block_nb(seed, first, lo, hi, players, settings, policies, params, streams, out):
+def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out):
     """Matches lo .. hi - 1, on buffers of this block's own (params and settings
     copied too: a shared array's refcount would bounce between threads)."""
     params = params.copy()
@@ -81,22 +82,28 @@ def _block_nb(seed, first, lo, hi, players, settings, policies, params, streams,
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_match_nb(seed, first + i, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+        play_match_nb(seed, first + i, players, settings, policies, kinds, params, streams, pub, priv, hid, legal,
+                      log)
         record_nb(out[i], first + i, pub, hid)
 
 
 SIMULATE_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
     types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
 )
 
 
 @njit(SIMULATE_SIG, parallel=True, cache=True)
-def simulate_nb(seed, first, players, settings, policies, params, streams, out):
+def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
     """Play matches first .. first + len(out) - 1 into ``out``."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, players, settings, policies, params, streams, out)
+        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
+
+
+def simulate(seed, first, players, settings, fns, params, streams, out):
+    """GameSpec.simulate: simulate_nb, with each seat's built-in policy called directly (dispatch.py)."""
+    simulate_nb(seed, first, players, settings, fns, policy_kinds(fns), params, streams, out)

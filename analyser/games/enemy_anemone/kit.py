@@ -15,6 +15,7 @@ from numba import njit, types
 from analyser.core.bits import BIT
 from analyser.core.kit import GameKit, Position
 from analyser.games.enemy_anemone.constants import MAX_PLAYERS, N_CARDS, N_TOKENS, POINTS, SETTING
+from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
@@ -113,8 +114,9 @@ class AnemoneKit(GameKit):
         pubs = np.zeros(size, PUBLIC_DTYPE)
         privs = np.zeros((size, MAX_PLAYERS), PRIVATE_DTYPE)
         hids = np.zeros(size, HIDDEN_DTYPE)
-        n = playout_nb(seed, unit, players, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
-                       privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
+        n = playout_nb(seed, unit, players, settings, fns, policy_kinds(fns), params, streams,
+                       pubs.view(np.uint8).reshape(size, -1), privs.view(np.uint8).reshape(size, -1),
+                       hids.view(np.uint8).reshape(size, -1))
         for i in range(n):
             yield AnemonePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
 
@@ -122,9 +124,10 @@ class AnemoneKit(GameKit):
 _BYTES = types.uint8[:, ::1]
 
 
-@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
+                  types.float64[:, ::1],
                   types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, privs, hids):
+def playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
     """Play a match as simulate does, keeping the records after the setup and every
     action in row i of pubs, privs and hids; returns how many rows."""
     pub, priv, hid, legal = new_state_nb()
@@ -139,6 +142,6 @@ def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, p
         n += 1
         if over or n == pubs.shape[0]:
             return n
-        over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
 
 

@@ -80,11 +80,9 @@ def discard_nb(cards, rule):
 def cheapest_nb(need, ones, twos):
     """The least token value >= need the seat can attach (0 if need <= 0, -1 if
     out of reach): every value up to ones + 2 * twos when it holds a +1, else
-    only even ones."""
-    if need <= 0:
-        return 0
-    if ones == 0 and need & 1:
-        need += 1
+    only even ones. Selects, not branches: the cards decide them."""
+    need = max(need, 0)
+    need += (need & 1) * np.int64(ones == 0)
     return need if need <= ones + 2 * twos else -1
 
 
@@ -96,20 +94,12 @@ def tokens_nb(value, twos):
 
 
 @inline_kernel
-def best_value_nb(pub):
-    """The value a card must reach to win the trick so far (ties go to the later card); 0 when leading."""
-    if pub["trick_len"] == 0:
-        return 0
-    return np.int64(pub["trick_value"][pub["best"]])
-
-
-@inline_kernel
 def greedy_card_nb(pub, cards, budget):
     """Leading: the highest card. Following: the lowest card that wins so far with
     ``budget`` more value, else the lowest card."""
     if pub["trick_len"] == 0:
         return highest_nb(cards)
-    winners = cards & AT_LEAST[min(max(best_value_nb(pub) - budget, 0), N_RANKS + 1)]
+    winners = cards & AT_LEAST[min(max(np.int64(pub["to_beat"]) - budget, 0), N_RANKS + 1)]
     return lowest_nb(winners if winners else cards)
 
 
@@ -127,35 +117,29 @@ def timing_nb(pub, pv, only_to_win, min_points, min_tokens):
     """Greedy's card, plus the cheapest tokens that turn a loser into the winner
     so far; with only_to_win=0 also a top-up above every unseen rank of the free
     suits while opponents are still to play. Only for a trick worth min_points
-    (its cards and this one) and while holding min_tokens tokens."""
+    (its cards and this one) and while holding min_tokens tokens (at least one).
+    Both readings (a card that wins by rank, one that needs tokens) are computed
+    and one is selected: branches on the cards mispredicted at most decisions."""
     seat = np.uint8(pub["seat"])        # unsigned: no negative-index check
     ones, twos = np.int64(pub["ones"][seat]), np.int64(pub["twos"][seat])
     cards = pv["legal"]
     card = greedy_card_nb(pub, cards, 0)
-    if ones + twos == 0 or ones + twos < min_tokens:
+    if ones + twos < max(min_tokens, 1):
         return card
-    points = 0
-    for i in range(pub["trick_len"]):
-        points += POINTS[np.uint8(pub["trick_card"][i])]     # unsigned: no negative-index check
-    best = best_value_nb(pub)
-    spend = 0
-    if rank_nb(card) < best:        # no card wins by rank: the lowest that the cheapest tokens make a winner
-        spend = cheapest_nb(best - rank_nb(highest_nb(cards)), ones, twos)
-        if spend < 0:
-            return card
-        winner = lowest_nb(cards & AT_LEAST[max(best - spend, 0)])
-        if points + POINTS[winner] < min_points:
-            return card
-        card = winner
-    elif points + POINTS[card] < min_points:
-        return card
-    if only_to_win == 0 and pub["turn"] < pub["turns"] - 1:
-        rank = rank_nb(card)
-        high = unseen_high_nb(pub, pv, card)
+    best = np.int64(pub["to_beat"])
+    losing = rank_nb(card) < best            # no card wins by rank
+    need = cheapest_nb(best - rank_nb(highest_nb(cards)), ones, twos)
+    winners = cards & AT_LEAST[min(max(best - need, 0), N_RANKS + 1)]     # none when need < 0
+    spend = need if losing else 0
+    play = (lowest_nb(winners) if winners else card) if losing else card
+    use = (spend >= 0) & (pub["trick_points"] + POINTS[np.uint8(play)] >= min_points)
+    if only_to_win == 0 and use and pub["turn"] < pub["turns"] - 1:
+        rank = rank_nb(play)
+        high = unseen_high_nb(pub, pv, play)
         if high >= rank + spend:
             more = cheapest_nb(high + 1 - rank, ones, twos)
             spend = more if more >= 0 else spend
-    return card + tokens_nb(spend, twos)
+    return play + tokens_nb(spend, twos) if use else card
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit

@@ -32,6 +32,7 @@ from analyser.games.enemy_anemone.constants import (
     SUIT_OF,
     TOKEN_FROM,
 )
+from analyser.games.enemy_anemone.dispatch import decide_nb
 
 
 @kernel
@@ -128,6 +129,8 @@ def clear_trick_nb(pb):
     pb["trick_len"] = 0
     pb["best"] = -1
     pb["low"] = -1
+    pb["to_beat"] = 0
+    pb["trick_points"] = 0
     pb["trick_mask"] = NONE
 
 
@@ -241,6 +244,8 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
     best, low = pb["best"], pb["low"]
     pb["best"] = i if (i == 0) | (value >= pb["trick_value"][np.uint8(max(best, 0))]) else best
     pb["low"] = i if (i == 0) | (value <= pb["trick_value"][np.uint8(max(low, 0))]) else low
+    pb["to_beat"] = max(pb["to_beat"], value)
+    pb["trick_points"] += POINTS[card]
     pb["trick_mask"] |= SUIT_MASK[SUIT_OF[card]]
     pb["played"] |= BIT[card]
     if log.size > 0:
@@ -267,13 +272,10 @@ def end_trick_nb(pb, hd, log):
     winner = pb["trick_seat"][pb["best"]]
     low = pb["trick_seat"][pb["low"]]
     won = NONE                      # summed in registers; the log only when tracing
-    points = 0
     for i in range(pb["trick_len"]):
-        c = pb["trick_card"][i]
-        won |= BIT[c]
-        points += POINTS[c]
+        won |= BIT[pb["trick_card"][i]]
     pb["won"][winner] |= won
-    pb["won_points"][winner] += points
+    pb["won_points"][winner] += pb["trick_points"]
     if log.size > 0:
         head = log_event_nb(log, EVENT.TRICK, pb["hand"], winner, low, 0)
         for i in range(pb["trick_len"]):
@@ -341,20 +343,6 @@ def end_hand_nb(pb, priv, hd, log):
     hd["hands_played"] = h + 1
 
 
-# SPREAD[b]: the eight bits of b as eight bytes 0/1, for writing a card mask into a bool array.
-SPREAD = np.array([sum(1 << (8 * i) for i in range(8) if b >> i & 1) for b in range(256)], np.uint64)
-_BYTE = np.uint64(255)
-
-
-@inline_kernel
-def mark_nb(legal, mask):
-    """The bool array ``legal`` (64 entries) from a card mask, eight bytes at a
-    store: a loop over the mask's cards mispredicted its exit at every decision."""
-    words = legal.view(np.uint64)
-    for k in range(8):
-        words[k] = SPREAD[(mask >> np.uint64(8 * k)) & _BYTE]
-
-
 @inline_kernel
 def fail_nb(hd, seat):
     hd["error"] = ERROR.ILLEGAL_ACTION
@@ -365,7 +353,7 @@ def fail_nb(hd, seat):
 
 
 @inline_kernel
-def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """One play or discard by the seat to act, then whatever follows from it (the
     trick's end, the draw, the hand's end, the next hand); returns True when the
     match is over (finished, capped or stopped by an illegal action)."""
@@ -386,9 +374,8 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     if n == 1:
         a = lowest_nb(mask)
     else:
-        mark_nb(legal, mask)
         hd["decisions"] += 1
-        a = policies[seat](pb, pv, legal, params[seat])
+        a = decide_nb(kinds[seat], policies, seat, pb, pv, legal, params[seat], mask)
         if a < 0:
             return fail_nb(hd, seat)
     card = a & 63
@@ -418,8 +405,8 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
 
 
 @kernel
-def play_match_nb(seed, unit, players, settings, policies, params, streams, pub, priv, hid, legal, log):
-    """The one place a match is played, for simulation and traces alike."""
+def play_match_nb(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+    """The one place a match is played, for simulation and traces alike (``kinds``: dispatch.policy_kinds)."""
     begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
         pass

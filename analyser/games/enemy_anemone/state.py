@@ -42,6 +42,8 @@ PUBLIC_DTYPE = np.dtype([
     ("trick_value", np.int8, (MAX_TRICK,)),    # rank + tokens attached
     ("best", np.int8),                  # index in the trick of the card winning so far (-1: none)
     ("low", np.int8),                   # index of the card taking the token so far
+    ("to_beat", np.int8),               # the value of the card winning so far (0: no card yet)
+    ("trick_points", np.int8),          # the points of this trick's cards so far (3s, 5s, 8s: 2; others 1)
     ("ones", np.int8, (P,)),            # tokens held showing +1
     ("twos", np.int8, (P,)),            # tokens held showing +2
     ("supply", np.int8),

@@ -14,21 +14,22 @@ from numba import njit, types
 
 from analyser.core.eventlog import read_events
 from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FROM, card_name
+from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 
-TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
                        types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
 LOG_PER_HAND = 8 * 1024   # a hand logs at most 60 cards dealt and ~60 plays, each under 10 words, plus tokens
 
 
 @njit(TRACE_SIG, cache=True)
-def trace_nb(seed, unit, players, settings, policies, params, streams, log, out):
+def trace_nb(seed, unit, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
-    play_match_nb(seed, unit, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+    play_match_nb(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     record_nb(out[0], unit, pub, hid)
 
 
@@ -74,7 +75,7 @@ def trace_match(seed, unit, players, settings, fns, params, streams):
     out = np.zeros(1, RECORD_DTYPE)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, unit, players, settings, fns, params, streams, log, out)
+        trace_nb(seed, unit, players, settings, fns, policy_kinds(fns), params, streams, log, out)
     rec = out[0]
     events = decode_log(log, players)
     first = events[0]

@@ -29,6 +29,7 @@ from analyser.games.olenon.constants import (
     ERROR,
     EVENT,
     HAND,
+    LEGAL_SIZE,
     N_CARDS,
     N_VALUES,
     PLAYERS,
@@ -261,7 +262,7 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     if mask & (mask - np.uint64(1)) == NONE:     # one legal action: no decision
         a = lowest_nb(mask)
     else:
-        mark_nb(legal, mask)
+        mark_nb(legal, mask, LEGAL_SIZE // 8)
         hd["decisions"] += 1
         a = policies[seat](pb, pv, legal, params[seat])
         if a < 0 or a >= ACTION.COUNT or mask & BIT[a] == NONE:

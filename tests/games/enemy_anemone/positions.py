@@ -49,16 +49,17 @@ def scripted(pub, pv, legal, params):
 
 
 SCRIPTED = (scripted,) * MAX_PLAYERS
+POINTERS = np.zeros(MAX_PLAYERS, np.int64)       # every seat's policy through its pointer (dispatch.POINTER)
 
 _STEP_SIG = types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], POLICIES_T,
-                          types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1], types.boolean[::1],
-                          types.int32[::1])
+                          types.int64[::1], types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1],
+                          types.boolean[::1], types.int32[::1])
 
 
 @njit(_STEP_SIG, cache=True)
-def step(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """rules.step_nb compiled once for any tuple of policies."""
-    return step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+    return step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
 
 
 def mask(cards) -> np.uint64:
@@ -215,7 +216,7 @@ class Table:
         the action ``raw``); with neither, a forced move. Returns True when over."""
         a = raw if raw is not None else (action(card, ones, twos) if card is not None else -1)
         self.params[self.seat, 0] = a
-        over = step(1, 0, self.settings, STREAMS, self.policies, self.params, self.pub, self.priv, self.hid,
+        over = step(1, 0, self.settings, STREAMS, self.policies, POINTERS, self.params, self.pub, self.priv, self.hid,
                     self.legal, self.log)
         if not self.hd["error"]:
             self.check()

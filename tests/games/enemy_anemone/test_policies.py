@@ -6,7 +6,7 @@ import pytest
 from analyser.core.bits import BIT
 from analyser.games.enemy_anemone import policies
 from analyser.games.enemy_anemone.catalog import POLICIES
-from analyser.games.enemy_anemone.constants import ACTION, N_SUITS, SUIT_MASK, card_of
+from analyser.games.enemy_anemone.constants import ACTION, N_SUITS, POINTS, SUIT_MASK, card_of
 from analyser.games.enemy_anemone.state import new_state_nb
 
 SPECS = {s.name: s for s in POLICIES}
@@ -39,6 +39,8 @@ def position(hand, trick=(), seat=0, players=4, ones=0, twos=0, played=(), disca
         best = i if best < 0 or v >= trick[best][2] else best
         low = i if low < 0 or v <= trick[low][2] else low
     p["best"], p["low"] = best, low
+    p["to_beat"] = trick[best][2] if trick else 0
+    p["trick_points"] = sum(int(POINTS[c]) for c, _, _ in trick)
     p["trick_mask"] = np.uint64(sum(int(SUIT_MASK[s]) for s in suits))
     p["played"] = mask([c for c, _, _ in trick] + [card_of(c) for c in played])
     pv["hand"] = mask(hand)
