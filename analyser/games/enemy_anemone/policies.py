@@ -112,7 +112,7 @@ def unseen_high_nb(pub, pv, card):
     return rank_nb(highest_nb(unseen)) if unseen else 0
 
 
-@kernel
+@inline_kernel
 def timing_nb(pub, pv, only_to_win, min_points, min_tokens):
     """Greedy's card, plus the cheapest tokens that turn a loser into the winner
     so far; with only_to_win=0 also a top-up above every unseen rank of the free
