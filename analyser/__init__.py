@@ -121,6 +121,14 @@ def vary(*args, **kwargs):
     return _vary(*args, **kwargs)
 
 
+def report(*args, **kwargs):
+    """A balance report: seats, player counts, rule settings and policies, each with a verdict and
+    95% intervals; see :func:`analyser.reports.builder.report`."""
+    from analyser.reports.builder import report as _report
+
+    return _report(*args, **kwargs)
+
+
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
     from analyser.results import load as _load
@@ -135,8 +143,8 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "load", "register_game",
-           "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load",
+           "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib

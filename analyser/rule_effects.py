@@ -110,7 +110,7 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     progress = in_notebook() if progress is None else progress
     configs = [RunConfig.build(base.game, base.players, list(base.seats), count, seed,
                                {**(rules or {}), spec.name: spec.show(v)}, 0, None, None) for v in values]
-    groups = _groups(base)
+    groups = outcome_groups(base)
     with preparing(progress):
         runners = [ChunkRunner(c) for c in configs]
     sums = np.zeros((len(values), len(groups), len(QUANTITIES), 2))        # sum x, sum x^2
@@ -124,7 +124,7 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
                 ok = ~np.any([r["aborted"] for r in recs], axis=0)
                 kept += int(ok.sum())
                 dropped += int((~ok).sum())
-                x = np.stack([_group_values(r[ok], groups) for r in recs])   # value x group x quantity x deal
+                x = np.stack([group_values(r[ok], groups) for r in recs])   # value x group x quantity x deal
                 sums[..., 0] += x.sum(axis=-1)
                 sums[..., 1] += (x * x).sum(axis=-1)
                 d = x - x[:1]
@@ -142,7 +142,7 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
             "settings": names, "deals": count, "completed": kept, "aborted": dropped, "threads": threads,
             "seconds": time.perf_counter() - start, "method": METHOD,
             "groups": [{"group": g, "seats": list(s)} for g, s in groups]}
-    result = VaryResult(_table(base, groups, values, spec, sums, dsums, kept), meta)
+    result = VaryResult(effect_table(base, groups, values, spec, sums, dsums, kept), meta)
     if out is not None:
         result.save(out)
     return result
@@ -177,7 +177,7 @@ def _values(spec, values) -> list[int]:
     return parsed
 
 
-def _groups(config) -> list[tuple[str, tuple[int, ...]]]:
+def outcome_groups(config) -> list[tuple[str, tuple[int, ...]]]:
     """Teams in a team game, else seats: (name, seats)."""
     if config.game.teams:
         teams = config.game.team_of(config.players)
@@ -185,12 +185,13 @@ def _groups(config) -> list[tuple[str, tuple[int, ...]]]:
     return [(f"seat {s}", (s,)) for s in range(config.players)]
 
 
-def _group_values(rec: np.ndarray, groups) -> np.ndarray:
+def group_values(rec: np.ndarray, groups) -> np.ndarray:
     """group x quantity x deal: each group's mean win share and score per deal."""
     return np.stack([np.stack([rec[q][:, list(seats)].mean(axis=1) for q in QUANTITIES]) for _, seats in groups])
 
 
-def _table(config, groups, values, spec, sums, dsums, n) -> pd.DataFrame:
+def effect_table(config, groups, values, spec, sums, dsums, n) -> pd.DataFrame:
+    """vary's table, from the per-deal sums of group_values (also the balance report's, analyser.reports)."""
     labels = [seat.label() for seat in config.seats]
     rows = []
     for v, value in enumerate(values):

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli import compare, info, plot, simulate, sweep, tournament, trace, vary
+from analyser.cli import compare, info, plot, report, simulate, sweep, tournament, trace, vary
 from analyser.cli.common import INTERRUPTED_EXIT, Command, Group
 
 app = typer.Typer(
@@ -26,6 +26,7 @@ app.command(cls=Command)(tournament.tournament)
 app.command(cls=Command)(plot.plot)
 app.command(cls=Command)(sweep.sweep)
 app.command(cls=Command)(vary.vary)
+app.command(cls=Command)(report.report)
 app.command(cls=Command)(info.games)
 app.command(cls=Command)(info.policies)
 

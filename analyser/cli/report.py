@@ -1,0 +1,131 @@
+"""``analyser report``: a balance report of one game as Markdown, JSON and figures."""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analyser.cli.common import (
+    FILE,
+    POLICY,
+    CountAlias,
+    GameArg,
+    GamesAlias,
+    MatchesAlias,
+    N,
+    NoProgressOpt,
+    RuleOpt,
+    SeedOpt,
+    ThreadsOpt,
+    complete_policy,
+    one_of,
+    user_errors,
+)
+from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+
+SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies. Default: all four.")
+
+
+@user_errors
+def report(
+    game: GameArg,
+    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
+                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
+                                                   show_default=False)] = None,
+    count: Annotated[int | None, typer.Option(
+        "--deals", "-n", metavar=N, show_default=False,
+        help="Games (Palace) or matches per run: the seats run, each player count and each rule value "
+             "(--count, --games and --matches are other names for it). Default: 50,000.")] = None,
+    count2: CountAlias = None,
+    games: GamesAlias = None,
+    matches: MatchesAlias = None,
+    tournament_deals: Annotated[int | None, typer.Option(
+        "--tournament-deals", metavar=N, show_default=False,
+        help="Deals per pair of policies in the policies section, each played in every seat arrangement. "
+             "Default: a fifth of --deals.")] = None,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    section: Annotated[list[str] | None, typer.Option("--section", metavar="NAME", show_default=False,
+                                                         help=SECTION_HELP)] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=FILE, show_default=False,
+        help="The Markdown file to write; NAME.json (every table, with the metadata) and the figures in NAME/ "
+             "go beside it. An older report is replaced only when the new one is complete. "
+             "Default: reports/GAME.md.")] = None,
+    threads: ThreadsOpt = None,
+    no_progress: NoProgressOpt = False,
+):
+    """Balance report: is a seat, a player count, a rule setting or a policy
+    unfair, and by how much?
+
+    For one line-up (default: the game's default policy in every seat), four
+    sections, each with a verdict in words, the size of the effect and a 95%
+    interval. Seats: each seat's win share against the fair share, a test
+    across seats, the first mover's advantage. Player counts: the same at
+    every count the game allows. Rule settings: what each on/off or choice
+    setting does to the first mover, the seats and the length, paired on the
+    same deals. Policies: a tournament of the built-in policies with
+    Bradley-Terry ratings.
+
+    Every run uses --seed, so every run plays the same deals. Writes
+    reports/GAME.md, reports/GAME.json and reports/GAME/*.png, then prints the
+    verdicts. `analyser report palace` takes about a minute on two cores.
+    """
+    from analyser.reports.builder import check_out, default_path
+    from analyser.reports.builder import report as build
+
+    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    from analyser.core.registry import get_game, parse_rule_args
+
+    get_game(game)                                  # an unknown game first, before the file is named after it
+    target = check_out(out if out is not None else default_path(game))
+    progress = not no_progress
+
+    def announce(line: str) -> None:
+        if progress:
+            typer.echo(f"report {game}: {line}", err=True)
+
+    result = build(game, policies=policy, players=players, deals=count, seed=seed, rules=parse_rule_args(rule),
+                   threads=threads, progress=progress, tournament_deals=tournament_deals, sections=section,
+                   announce=announce, out=target,
+                   command=_command(game, policy, players, count, tournament_deals, seed, rule, section, out))
+    _print(result)
+    typer.echo(f"wrote {target}, {target.with_suffix('.json')} and the figures in {target.with_suffix('')}/",
+               err=True)
+
+
+def _command(game, policy, players, count, tournament_deals, seed, rule, section, out) -> str:
+    """The command line that makes this report again (options as given)."""
+    parts = ["analyser", "report", game]
+    for p in policy or []:
+        parts += ["--policy", p]
+    if players is not None:
+        parts += ["--players", str(players)]
+    if count is not None:
+        parts += ["--deals", str(count)]
+    if tournament_deals is not None:
+        parts += ["--tournament-deals", str(tournament_deals)]
+    parts += ["--seed", str(seed)]
+    for r in rule or []:
+        parts += ["--rule", r]
+    for s in section or []:
+        parts += ["--section", s]
+    if out is not None:
+        parts += ["--out", str(out)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _print(result) -> None:
+    from rich.console import Console
+
+    from analyser.reports.builder import TITLES
+
+    console = Console()
+    m = result.meta
+    console.print(f"[bold]{m['title']}[/bold]: {m['lineup_text']}, {m['players']} players, {m['deals']:,} per run, "
+                  f"seed {m['seed']} ({m['seconds']:,.0f} s)", highlight=False)
+    for key, text in result.verdicts.items():
+        console.print(f"[bold]{TITLES[key]}:[/bold] {text}", highlight=False)

@@ -1,0 +1,347 @@
+"""The report's words and tables: Markdown for the file, HTML for a notebook, a dict for JSON.
+
+The template is plain Python string building: a Markdown table is a few
+lines, and no template engine is a dependency. Every number printed is a
+column of the report's tables, so the Markdown, the JSON and the figures say
+the same thing.
+"""
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+import pandas as pd
+
+from analyser.core.registry import plural
+
+INTERVALS = ("Intervals are 95%. A win share's interval is Wilson's when every value is 0 or 1 (a win or not), "
+             "else the normal interval of a mean (shared wins, team games); an excess over the fair share is "
+             "that interval shifted by the fair share, which is exact (the win total over the seats, less the "
+             "draws). The fair share is what a seat wins per completed unit when no seat is favoured. Units "
+             "that hit the action cap are aborted and left out of every share, and counted.")
+PAIRED = ("A rule value's change is paired by deal: every value plays the same deals (the same seed) with the "
+          "same seats, policies and random streams, and the interval is the normal one of the mean per-deal "
+          "difference (analyser.stats.paired); the per-seat changes are `vary`'s table.")
+TESTS = ("Each test and interval is at the 5% level on its own; with many of them, one in twenty of the truly "
+         "fair comparisons is flagged by chance.")
+
+
+# ---------------------------------------------------------------------- formatting
+
+def _nan(x) -> bool:
+    return x is None or (isinstance(x, (float, np.floating)) and not math.isfinite(x))
+
+
+def pc(x, digits: int = 1) -> str:
+    return "-" if _nan(x) else f"{100 * x:.{digits}f}%"
+
+
+def pts(x, digits: int = 1) -> str:
+    return "-" if _nan(x) else f"{100 * x:+.{digits}f}"
+
+
+def interval(lo, hi, fmt=pc) -> str:
+    return "-" if _nan(lo) or _nan(hi) else f"[{fmt(lo)}, {fmt(hi)}]"
+
+
+def num(x, digits: int = 1, sign: bool = False) -> str:
+    return "-" if _nan(x) else f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
+
+
+def pval(p) -> str:
+    return "-" if _nan(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
+
+
+def md_table(headers: list[str], rows: list[list], right: set[int] | None = None) -> str:
+    """A Markdown table; columns in ``right`` (default: all but the first) are right-aligned."""
+    right = set(range(1, len(headers))) if right is None else right
+    cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
+    line = "| " + " | ".join(headers) + " |"
+    rule = "|" + "|".join("---:" if i in right else ":---" for i in range(len(headers))) + "|"
+    return "\n".join([line, rule] + ["| " + " | ".join(r) + " |" for r in cells])
+
+
+# ---------------------------------------------------------------------- tables as rows
+
+def seat_rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
+    headers = ["seat" if frame["group"].iloc[0].startswith("seat") else "team", "policy", "win share", "95% interval",
+               "fair share", "excess (points)", "95% interval", "finding"]
+    rows = [[r.group, r.policies, pc(r.win_share), interval(r.ci_low, r.ci_high), pc(r.fair_share),
+             pts(r.excess), interval(r.excess_ci_low, r.excess_ci_high, pts), r.finding] for r in frame.itertuples()]
+    return headers, rows
+
+
+def player_rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
+    headers = ["players", "fair share", "first mover wins", "advantage (points)", "95% interval", "Balance",
+               "95% interval", "chi2 (df)", "p", "largest gap (points)", "95% interval", "mean length"]
+    rows = [[int(r.players), pc(r.fair_share), pc(r.first_mover_win_share), pts(r.advantage),
+             interval(r.advantage_ci_low, r.advantage_ci_high, pts), num(r.balance, 3),
+             interval(r.balance_ci_low, r.balance_ci_high, lambda x: num(x, 3)), f"{num(r.chi2)} ({r.df})",
+             pval(r.p_value).lstrip("= "), f"{r.largest_gap_group} {pts(r.largest_gap)}",
+             interval(r.largest_gap_ci_low, r.largest_gap_ci_high, pts), num(r.length_mean)]
+            for r in frame.itertuples()]
+    return headers, rows
+
+
+def rule_rows(frame: pd.DataFrame, what: str) -> tuple[list[str], list[list]]:
+    headers = ["setting", "value", "first mover wins", "change (points)", "95% interval",
+               f"{what} moved most", "change (points)", "95% interval", "mean length", "change", "95% interval",
+               "Balance"]
+    rows = []
+    for r in frame.itertuples():
+        base = bool(r.baseline)
+        value = f"{r.value} (this report)" if base else r.value
+        rows.append([r.setting, value, pc(r.first_mover_win_share),
+                     "" if base else pts(r.first_mover_change),
+                     "" if base else interval(r.first_mover_change_ci_low, r.first_mover_change_ci_high, pts),
+                     "" if base else (r.largest_group_change_group or "-"),
+                     "" if base else pts(r.largest_group_change),
+                     "" if base else interval(r.largest_group_change_ci_low, r.largest_group_change_ci_high, pts),
+                     num(r.length_mean), "" if base else num(r.length_change, 1, True),
+                     "" if base else interval(r.length_change_ci_low, r.length_change_ci_high,
+                                              lambda x: num(x, 1, True)),
+                     num(r.balance, 3)])
+    return headers, rows
+
+
+def rating_rows(ratings: pd.DataFrame) -> tuple[list[str], list[list]]:
+    headers = ["rank", "policy", "rating", "95% interval", "Elo", "95% interval"]
+    rows = [[int(r.rank), r.policy, num(r.rating, 3, True), interval(r.ci_low, r.ci_high, lambda x: num(x, 3, True)),
+             num(r.elo, 0, True), interval(r.elo_ci_low, r.elo_ci_high, lambda x: num(x, 0, True))]
+            for r in ratings.itertuples()]
+    return headers, rows
+
+
+def matrix_rows(matrix: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame) -> tuple[list[str], list[list]]:
+    names = list(matrix.columns)
+    rows = []
+    for a in matrix.index:
+        cells = [a]
+        for b in names:
+            v = matrix.loc[a, b]
+            cells.append("" if _nan(v) else f"{pc(v)} {interval(low.loc[a, b], high.loc[a, b])}")
+        rows.append(cells)
+    return ["policy \\ against"] + names, rows
+
+
+# ---------------------------------------------------------------------- Markdown
+
+def _units(meta: dict, n: int) -> str:
+    return f"{n:,} {plural(meta['unit'])}"
+
+
+def _head(report) -> list[str]:
+    m = report.meta
+    v = m["versions"]
+    settings = ", ".join(f"{k}={val}" for k, val in m["settings"].items())
+    made = ", ".join(f"{k} {val}" for k, val in v.items() if k != "analyser")
+    took = f" in {m['seconds']:,.0f} s" if m.get("seconds") else ""
+    lines = [f"# Balance report: {m['title']}", "",
+             f"**Line-up:** {m['lineup_text']} · **players:** {m['players']} · "
+             f"**{plural(m['unit'])} per run:** {m['deals']:,} · **seed:** {m['seed']}  ",
+             f"**Settings:** {settings}  ",
+             f"**A win is:** {m['outcome']}.  ",
+             f"Generated {m['generated']}{took} by analyser {v['analyser']} ({made})."]
+    if m.get("command"):
+        lines += ["", "```sh", m["command"], "```"]
+    return lines
+
+
+def render_markdown(report, figures: dict[str, str]) -> str:
+    m = report.meta
+    out = _head(report) + ["", "## Verdicts", ""]
+    from analyser.reports.builder import TITLES
+
+    for key, text in report.verdicts.items():
+        out.append(f"- **{TITLES[key]}:** {text}")
+    number = 0
+    for key in m["sections"]:
+        number += 1
+        out += ["", f"## {number}. {TITLES[key]}", ""]
+        out += SECTION_TEXT[key](report, figures)
+    out += ["", "## How to read it", "", INTERVALS, "", PAIRED, "", TESTS, ""]
+    return "\n".join(out)
+
+
+def _figure(figures: dict, name: str, alt: str) -> list[str]:
+    return ["", f"![{alt}]({figures[name]})"] if name in figures else []
+
+
+def _seats_text(report, figures) -> list[str]:
+    m, part = report.meta, report.parts["seats"]
+    ran = m["ran"]["seats"]
+    test, fm, bal = part["test"], part["first_mover"], part["balance"]
+    headers, rows = seat_rows(part["frame"])
+    lines = [f"*Ran:* one run of {_units(m, ran['deals'])} at {m['players']} players, {m['lineup_text']}, "
+             f"seed {m['seed']}, the settings above; {part['completed']:,} completed, {part['aborted']:,} aborted.",
+             "",
+             f"**Verdict.** {report.verdicts['seats']}", "", md_table(headers, rows, set(range(2, 7))), ""]
+    if not _nan(fm["first_mover_win_rate"]):
+        lines.append(f"- First mover (whoever moved first in a {m['unit']}): wins {pc(fm['first_mover_win_rate'])} "
+                     f"{interval(fm['first_mover_win_ci_low'], fm['first_mover_win_ci_high'])}; advantage over the "
+                     f"fair share {pts(fm['advantage'])} points "
+                     f"{interval(fm['advantage_ci_low'], fm['advantage_ci_high'], pts)} "
+                     f"({fm['first_mover_units']:,} {plural(m['unit'])}; analyser.stats.balance).")
+    else:
+        lines.append("- First mover: this game's record does not say who moved first.")
+    lines.append(f"- Balance (Ludii: 1 minus the largest gap between seats): {num(bal['balance'], 3)} "
+                 f"{interval(bal['balance_ci_low'], bal['balance_ci_high'], lambda x: num(x, 3))} "
+                 f"(conservative simultaneous interval).")
+    lines.append(f"- Test across {part['what']}s: {test['test']}: chi2 = {num(test['statistic'], 2)}, "
+                 f"{test['df']} df, p {pval(test['p_value'])}. {ran['test_method']}")
+    return lines + _figure(figures, "seats", "win share per seat against the fair share")
+
+
+def _players_text(report, figures) -> list[str]:
+    m, part = report.meta, report.parts["players"]
+    if "skipped" in part:
+        return [f"*Skipped:* {part['skipped']}."]
+    ran = m["ran"]["players"]
+    headers, rows = player_rows(part["frame"])
+    counts = ", ".join(map(str, ran["counts"]))
+    lines = [f"*Ran:* one run of {_units(m, ran['deals'])} at each of {counts} players, {ran['policy']} in every "
+             f"seat ({ran['why']}), seed {m['seed']}, the settings above.", "",
+             f"**Verdict.** {report.verdicts['players']}", "", md_table(headers, rows), "",
+             "Advantage: the first mover's win share minus the fair share. chi2 and p: the test across seats "
+             "(as in section 1). Largest gap: the seat furthest from the fair share, with its interval."]
+    lines += _figure(figures, "players", "seat excess over the fair share by player count")
+    seats = part["seats"]
+    lines += ["", "<details><summary>Every seat at every player count</summary>", ""]
+    h, r = seat_rows(seats)
+    lines.append(md_table(["players"] + h, [[int(p)] + row for p, row in zip(seats["players"], r, strict=True)]))
+    lines += ["", "</details>"]
+    return lines
+
+
+def _rules_text(report, figures) -> list[str]:
+    m, part = report.meta, report.parts["rules"]
+    ran = m["ran"]["rules"]
+    skipped = "; ".join(f"`{k}` ({v})" for k, v in part["skipped"].items())
+    if part["frame"].empty:
+        return [f"*Skipped:* no setting to vary{': ' + skipped if skipped else ''}."]
+    varied = "; ".join(f"`{k}` = {' / '.join(map(str, v))}" for k, v in ran["varied"].items())
+    what = "team" if m["teams"] else "seat"
+    headers, rows = rule_rows(part["frame"], what)
+    lines = [f"*Ran:* {varied}: {ran['runs']} more run{'s' if ran['runs'] != 1 else ''} of "
+             f"{_units(m, ran['deals'])} at {m['players']} players, {m['lineup_text']}, seed {m['seed']}, the other "
+             f"settings as above, each on the same deals as the report's own run (the first value of each "
+             f"setting). "
+             + (f"Not varied: {skipped}." if skipped else ""), "",
+             f"**Verdict.** {report.verdicts['rules']}", "", md_table(headers, rows, set(range(2, 12))), "",
+             f"Changes are from the first value, paired by deal. \"{what.capitalize()} moved most\": the {what} "
+             f"whose win share changed most (vary's paired change). Length counts {_length(report)}."]
+    lines += _figure(figures, "rules", "effect of each rule setting on the first mover and on length")
+    groups = part["groups"]
+    if not groups.empty:
+        rows = [[r.setting, r.value, r.group, r.policies, pc(r.win_mean), interval(r.win_ci_low, r.win_ci_high),
+                 "" if _nan(r.win_diff) else pts(r.win_diff),
+                 "" if _nan(r.win_diff) else interval(r.win_diff_ci_low, r.win_diff_ci_high, pts)]
+                for r in groups.itertuples()]
+        lines += ["", f"<details><summary>Every {what} under every value (vary's table)</summary>", "",
+                  md_table(["setting", "value", what, "policy", "win share", "95% interval", "change (points)",
+                            "95% interval"], rows, {4, 5, 6, 7}), "", "</details>"]
+    return lines
+
+
+def _length(report) -> str:
+    from analyser.core.registry import get_game
+
+    try:
+        spec = get_game(report.meta["game"])
+        return f"{spec.length} per {spec.unit}"
+    except Exception:
+        return "the game's steps"
+
+
+def _policies_text(report, figures) -> list[str]:
+    m, part = report.meta, report.parts["policies"]
+    if "skipped" in part:
+        return [f"*Skipped:* {part['skipped']}."]
+    ran = m["ran"]["policies"]
+    headers, rows = rating_rows(part["ratings"])
+    mh, mr = matrix_rows(part["matrix"], part["ci_low"], part["ci_high"])
+    meta = part["meta"]
+    lines = [f"*Ran:* a tournament of {', '.join(ran['policies'])} at {ran['players']} players: every pair on the "
+             f"same {_units(m, ran['deals_per_pair'])}, each deal in every seat arrangement "
+             f"({ran['arrangements']}), seed {m['seed']}, the settings above; {ran['plays']:,} plays.", "",
+             f"**Verdict.** {report.verdicts['policies']}", "",
+             f"Ratings ({ran['model']}; Elo = 400 / ln 10 x rating):", "", md_table(headers, rows, {2, 3, 4, 5}),
+             "", f"Head to head: {meta['cell']} (fair share {pc(meta['fair_share'])}):", "", md_table(mh, mr), "",
+             f"Method: {meta['method']}"]
+    lines += _figure(figures, "policies", "policy ratings with intervals")
+    lines += _figure(figures, "head_to_head", "head-to-head matrix")
+    return lines
+
+
+SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text}
+
+
+# ---------------------------------------------------------------------- HTML (notebooks)
+
+def render_html(report) -> str:
+    from analyser.reports.builder import TITLES
+
+    m = report.meta
+    settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
+    parts = [f"<h3>Balance report: {html.escape(m['title'])}</h3>",
+             f"<p>{html.escape(m['lineup_text'])}; {m['players']} players; {m['deals']:,} {plural(m['unit'])} per "
+             f"run; seed {m['seed']}; {html.escape(settings)}</p><ul>"]
+    parts += [f"<li><b>{TITLES[k]}:</b> {html.escape(v)}</li>" for k, v in report.verdicts.items()]
+    parts.append("</ul>")
+    tables = [("Seats", report.seats, seat_rows), ("Player counts", report.player_counts, player_rows),
+              ("Rule settings", report.rules, lambda f: rule_rows(f, "team" if m["teams"] else "seat")),
+              ("Policy ratings", report.ratings, rating_rows)]
+    for title, frame, rows_of in tables:
+        if frame is None or frame.empty:
+            continue
+        headers, rows = rows_of(frame)
+        parts.append(f"<p><b>{title}</b></p>" + pd.DataFrame(rows, columns=headers).to_html(index=False))
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------------- JSON
+
+def plain(v):
+    """JSON-ready: numpy scalars as Python numbers, NaN and infinities as null, frames as rows."""
+    if isinstance(v, pd.DataFrame):
+        return [plain(r) for r in v.to_dict("records")]
+    if isinstance(v, dict):
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, (np.floating, float)):
+        return float(v) if math.isfinite(v) else None
+    return v
+
+
+def report_dict(report) -> dict:
+    out = {"meta": plain(report.meta), "verdicts": dict(report.verdicts)}
+    p = report.parts
+    if "seats" in p:
+        s = p["seats"]
+        out["seats"] = plain({"table": s["frame"], "test": s["test"], "fair_share": s["fair_share"],
+                              "first_mover": s["first_mover"], "balance": s["balance"],
+                              "length_mean": s["length_mean"], "completed": s["completed"], "aborted": s["aborted"]})
+    if "players" in p:
+        s = p["players"]
+        out["players"] = {"skipped": s["skipped"]} if "skipped" in s else \
+            plain({"table": s["frame"], "seats": s["seats"], "policy": s["policy"]})
+    if "rules" in p:
+        s = p["rules"]
+        out["rules"] = plain({"table": s["frame"], "groups": s["groups"], "skipped": s["skipped"]})
+    if "policies" in p:
+        s = p["policies"]
+        if "skipped" in s:
+            out["policies"] = {"skipped": s["skipped"]}
+        else:
+            h2h = pd.concat([f.stack().rename(n) for f, n in ((s["matrix"], "win_share"), (s["ci_low"], "ci_low"),
+                                                               (s["ci_high"], "ci_high"))], axis=1).reset_index()
+            out["policies"] = plain({"ratings": s["ratings"], "head_to_head": h2h, "pairs": s["pairs"],
+                                     "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"]})
+    return out
+

@@ -1,0 +1,77 @@
+"""Writing a report so that it is never half there.
+
+A report is three things beside each other: ``NAME.md``, ``NAME.json`` and the
+figures in ``NAME/``. They are all written under temporary names in the
+target's folder first (the figures into a temporary folder); only then are
+they put in place, each by one rename, with Ctrl-C held back for those few
+renames. An interrupted or failed write leaves the old report as it was and
+no temporary file behind.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from pathlib import Path
+
+from analyser.core.errors import UserError
+
+
+@contextlib.contextmanager
+def _no_interrupt():
+    """Hold SIGINT back (POSIX, main thread) until the block ends; it is delivered then."""
+    can = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if can:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if can:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def write_report(report, path: Path) -> Path:
+    """Write the Markdown at ``path``, the JSON and the figures beside it (see the module docstring)."""
+    from analyser.reports.builder import check_out
+
+    path = check_out(path)
+    folder = path.parent
+    figures_dir = path.with_suffix("")
+    json_path = path.with_suffix(".json")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{figures_dir.name}.", suffix=".partial", dir=folder))
+        mask = os.umask(0)
+        os.umask(mask)
+        tmp_dir.chmod(0o777 & ~mask)            # mkdtemp makes it private; the figures' folder is not
+    except OSError as err:
+        raise UserError(f"cannot write the report {path}: {err.strerror}") from None
+    tmp_md = tmp_dir.with_name(tmp_dir.name + ".md")
+    tmp_json = tmp_dir.with_name(tmp_dir.name + ".json")
+    old_dir = tmp_dir.with_name(tmp_dir.name + ".old")
+    try:
+        links = {}
+        for name, fig in report.figures().items():
+            fig.savefig(tmp_dir / f"{name}.png")
+            links[name] = f"{figures_dir.name}/{name}.png"
+        tmp_md.write_text(report.markdown(links), encoding="utf-8")
+        tmp_json.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        with _no_interrupt():
+            if figures_dir.exists():
+                os.replace(figures_dir, old_dir)
+            os.replace(tmp_dir, figures_dir)
+            os.replace(tmp_json, json_path)
+            os.replace(tmp_md, path)
+    except OSError as err:
+        raise UserError(f"cannot write the report {path}: {err.strerror or err}") from None
+    finally:
+        for leftover in (tmp_md, tmp_json):
+            leftover.unlink(missing_ok=True)
+        for leftover in (tmp_dir, old_dir):
+            if leftover.exists():
+                shutil.rmtree(leftover, ignore_errors=True)
+    return path
