@@ -174,7 +174,7 @@ def print_result(result, fmt: Format):
         print_tables(result)
 
 
-# Options the analysis commands (compare, tournament, sweep) share, declared once.
+# Options the commands share, declared once.
 GameArg = Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
                                         autocompletion=complete_game, show_default=False)]
 CountAlias = Annotated[int | None, typer.Option("--count", metavar=N, hidden=True)]
@@ -195,6 +195,23 @@ ThreadsOpt = Annotated[int | None, typer.Option(
     help="Worker threads; the numbers do not depend on it. Default: all cores.")]
 NoProgressOpt = Annotated[bool, typer.Option("--no-progress", show_default=False,
                                              help="Show no progress bar (it goes to stderr).")]
+
+
+# Options every command declares alike but explains in its own words.
+def policy_option(help: str):
+    """The repeatable ``--policy NAME[:PARAM=VALUE,...]``."""
+    return Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=help,
+                                                    autocompletion=complete_policy, show_default=False)]
+
+
+def players_option(help: str):
+    """``--players/-p N``."""
+    return Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=help, show_default=False)]
+
+
+def deals_option(help: str):
+    """``--deals/-n N``, the units to play (``CountAlias``, ``GamesAlias`` and ``MatchesAlias`` are its other names)."""
+    return Annotated[int | None, typer.Option("--deals", "-n", metavar=N, show_default=False, help=help)]
 
 
 def print_analysis(result, fmt, tables, csv_frame, console=None) -> None:

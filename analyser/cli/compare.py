@@ -10,22 +10,22 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    POLICY,
     CountAlias,
     Format,
     GameArg,
     GamesAlias,
     MatchesAlias,
     MaxDealsOpt,
-    N,
     NoProgressOpt,
     RuleOpt,
     SeedOpt,
     ThreadsOpt,
     UnitOpt,
-    complete_policy,
+    deals_option,
     finish,
     one_of,
+    players_option,
+    policy_option,
     print_analysis,
     user_errors,
 )
@@ -38,17 +38,19 @@ PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFA
                 "teams (A on team 0 and B on the other, then swapped).")
 
 
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+DealsOpt = deals_option(
+    "Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
+    "Default: 10,000; with --precision the first batch, default 1,000.")
+
+
 @user_errors
 def compare(
     game: GameArg,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    count: Annotated[int | None, typer.Option(
-        "--deals", "-n", metavar=N, show_default=False,
-        help="Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
-             "Default: 10,000; with --precision the first batch, default 1,000.")] = None,
+    policy: PolicyOpt = None,
+    players: PlayersOpt = None,
+    count: DealsOpt = None,
     count2: CountAlias = None,
     games: GamesAlias = None,
     matches: MatchesAlias = None,

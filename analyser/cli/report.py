@@ -9,7 +9,6 @@ import typer
 
 from analyser.cli.common import (
     FILE,
-    POLICY,
     CountAlias,
     GameArg,
     GamesAlias,
@@ -19,8 +18,10 @@ from analyser.cli.common import (
     RuleOpt,
     SeedOpt,
     ThreadsOpt,
-    complete_policy,
+    deals_option,
     one_of,
+    players_option,
+    policy_option,
     user_errors,
 )
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
@@ -28,17 +29,19 @@ from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies. Default: all four.")
 
 
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+DealsOpt = deals_option(
+    "Games (Palace) or matches per run: the seats run, each player count and each rule value "
+    "(--count, --games and --matches are other names for it). Default: 50,000.")
+
+
 @user_errors
 def report(
     game: GameArg,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    count: Annotated[int | None, typer.Option(
-        "--deals", "-n", metavar=N, show_default=False,
-        help="Games (Palace) or matches per run: the seats run, each player count and each rule value "
-             "(--count, --games and --matches are other names for it). Default: 50,000.")] = None,
+    policy: PolicyOpt = None,
+    players: PlayersOpt = None,
+    count: DealsOpt = None,
     count2: CountAlias = None,
     games: GamesAlias = None,
     matches: MatchesAlias = None,

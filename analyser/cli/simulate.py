@@ -11,15 +11,15 @@ from analyser.cli.common import (
     DEFAULT_POLICY,
     FILE,
     GAME,
-    POLICY,
     RULE,
     Format,
     N,
     complete_game,
-    complete_policy,
     complete_rule,
     complete_unit,
     one_of,
+    players_option,
+    policy_option,
     print_result,
     user_errors,
 )
@@ -36,14 +36,16 @@ UNIT_HELP = ("What one simulated record is: a whole game or match (default), or,
              "rounds, a single hand or round from a fresh deal.")
 
 
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+
+
 @user_errors
 def simulate(
     game: Annotated[str, typer.Argument(metavar=GAME, help=GAME_HELP, autocompletion=complete_game,
                                         show_default=False)],
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
     count: Annotated[int | None, typer.Option(
         "--count", "-n", metavar=N, show_default=False,
         help="How many to play: games (Palace) or matches, or hands with --unit hand. --deals, --games and "

@@ -10,7 +10,6 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    POLICY,
     CountAlias,
     Format,
     GameArg,
@@ -22,9 +21,11 @@ from analyser.cli.common import (
     SeedOpt,
     ThreadsOpt,
     UnitOpt,
-    complete_policy,
+    deals_option,
     finish,
     one_of,
+    players_option,
+    policy_option,
     print_analysis,
     user_errors,
 )
@@ -37,17 +38,19 @@ POLICY_HELP = ("The line-up. One policy carries the values to sweep: PARAM=lo..h
 PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + ")."
 
 
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+DealsOpt = deals_option(
+    "Deals per setting, the same deals for every setting (--count, --games and --matches are other "
+    "names for it). Default: 10,000.")
+
+
 @user_errors
 def sweep(
     game: GameArg,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    count: Annotated[int | None, typer.Option(
-        "--deals", "-n", metavar=N, show_default=False,
-        help="Deals per setting, the same deals for every setting (--count, --games and --matches are other "
-             "names for it). Default: 10,000.")] = None,
+    policy: PolicyOpt = None,
+    players: PlayersOpt = None,
+    count: DealsOpt = None,
     count2: CountAlias = None,
     games: GamesAlias = None,
     matches: MatchesAlias = None,

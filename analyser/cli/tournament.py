@@ -11,22 +11,22 @@ import typer
 from analyser.cli.common import (
     DEFAULT_PLAYERS,
     FILE,
-    POLICY,
     CountAlias,
     Format,
     GameArg,
     GamesAlias,
     MatchesAlias,
     MaxDealsOpt,
-    N,
     NoProgressOpt,
     RuleOpt,
     SeedOpt,
     ThreadsOpt,
     UnitOpt,
-    complete_policy,
+    deals_option,
     finish,
     one_of,
+    players_option,
+    policy_option,
     print_analysis,
     user_errors,
 )
@@ -53,20 +53,22 @@ FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the 
                "Default: table.")
 
 
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+DealsOpt = deals_option(
+    "Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
+    "--matches are other names for it). Default: 10,000; with --precision the first batch, "
+    "default 1,000.")
+
+
 @user_errors
 def tournament(
     game: GameArg,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
+    policy: PolicyOpt = None,
+    players: PlayersOpt = None,
     tables: Annotated[str, typer.Option("--tables", metavar="pairs|mixed", help=TABLES_HELP,
                                         show_default=False)] = "pairs",
-    count: Annotated[int | None, typer.Option(
-        "--deals", "-n", metavar=N, show_default=False,
-        help="Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
-             "--matches are other names for it). Default: 10,000; with --precision the first batch, "
-             "default 1,000.")] = None,
+    count: DealsOpt = None,
     count2: CountAlias = None,
     games: GamesAlias = None,
     matches: MatchesAlias = None,

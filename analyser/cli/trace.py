@@ -8,13 +8,13 @@ import typer
 
 from analyser.cli.common import (
     GAME,
-    POLICY,
     RULE,
     N,
     complete_game,
-    complete_policy,
     complete_rule,
     one_of,
+    players_option,
+    policy_option,
     user_errors,
 )
 from analyser.cli.simulate import GAME_HELP, PLAYERS_HELP, POLICY_HELP, RULE_HELP
@@ -23,6 +23,10 @@ from analyser.cli.simulate import GAME_HELP, PLAYERS_HELP, POLICY_HELP, RULE_HEL
 class TraceFormat(str, Enum):
     text = "text"
     jsonl = "jsonl"
+
+
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
 
 
 @user_errors
@@ -39,10 +43,8 @@ def trace(
         "--hand", "--round", metavar="K", show_default=False,
         help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, "
              "like Palace, there is none. Default: the whole game or match.")] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
+    players: PlayersOpt = None,
+    policy: PolicyOpt = None,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
                                                       autocompletion=complete_rule, show_default=False)] = None,
     fmt: Annotated[TraceFormat, typer.Option("--format", "-f", show_default=False,

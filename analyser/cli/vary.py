@@ -8,27 +8,33 @@ import typer
 
 from analyser.cli.common import (
     FILE,
-    POLICY,
     CountAlias,
     Format,
     GameArg,
     GamesAlias,
     MatchesAlias,
-    N,
     NoProgressOpt,
     RuleOpt,
     SeedOpt,
     ThreadsOpt,
     UnitOpt,
-    complete_policy,
+    deals_option,
     finish,
     one_of,
+    players_option,
+    policy_option,
     print_analysis,
     user_errors,
 )
 from analyser.cli.compare import _num, _pp
 from analyser.cli.plot import PLOT_HELP
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+
+PolicyOpt = policy_option(POLICY_HELP)
+PlayersOpt = players_option(PLAYERS_HELP)
+DealsOpt = deals_option(
+    "Deals to play, each under every value (--count, --games and --matches are other names for it). "
+    "Default: 10,000.")
 
 
 @user_errors
@@ -38,14 +44,9 @@ def vary(
         "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
              "e.g. talk=none,open or hands=2,4.")],
-    policy: Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=POLICY_HELP,
-                                                        autocompletion=complete_policy, show_default=False)] = None,
-    players: Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=PLAYERS_HELP,
-                                                   show_default=False)] = None,
-    count: Annotated[int | None, typer.Option(
-        "--deals", "-n", metavar=N, show_default=False,
-        help="Deals to play, each under every value (--count, --games and --matches are other names for it). "
-             "Default: 10,000.")] = None,
+    policy: PolicyOpt = None,
+    players: PlayersOpt = None,
+    count: DealsOpt = None,
     count2: CountAlias = None,
     games: GamesAlias = None,
     matches: MatchesAlias = None,
