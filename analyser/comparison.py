@@ -108,13 +108,67 @@ def batch_plan(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
     return count, cap
 
 
+@dataclass(eq=False)
+class BatchLoop:
+    """compare's and tournament's loop: batches of deals, one progress bar a batch,
+    until the count is played or, with ``precision``, the interval is narrow enough
+    or ``cap`` deals are played (next_batch). ``done`` counts the deals of whole
+    batches, so after Ctrl-C it says what was tallied."""
+
+    count: int
+    precision: float | None
+    cap: int
+    first: int
+    chunk_size: int
+    plays_per_deal: int
+    label: str
+    progress: bool
+    done: int = 0
+    simulation_seconds: float = 0.0
+
+    def __post_init__(self):
+        self.batches: list[dict] = []
+
+    def run(self, simulate, add, half_width) -> dict:
+        """``simulate(start, size)`` plays deals start .. start + size - 1 (timed as
+        simulation), ``add(start, size, plays)`` tallies them, ``half_width()`` is the
+        interval the precision target applies to. Returns the stop (see stop_text)."""
+        from analyser.core.progress import progress_bar
+        from analyser.core.runner import chunks
+
+        t_start = time.perf_counter()
+        played, batch = 0, self.count
+        while True:
+            with progress_bar(batch * self.plays_per_deal, self.label, self.progress) as bar:
+                for start, size in chunks(self.first + self.done, batch, self.chunk_size):
+                    t0 = time.perf_counter()
+                    plays = simulate(start, size)
+                    self.simulation_seconds += time.perf_counter() - t0
+                    add(start, size, plays)
+                    played += size * self.plays_per_deal
+                    if bar:
+                        rate = played / max(time.perf_counter() - t_start, 1e-9)
+                        bar.advance(size * self.plays_per_deal, f"{rate:,.0f} plays/s")
+            self.done += batch
+            if self.precision is None:
+                return {"rule": "fixed", "deals": self.done}
+            half = half_width()
+            self.batches.append({"deals": self.done, "half_width": _plain(half)})
+            reached = bool(math.isfinite(half) and half <= self.precision)
+            if reached or self.done >= self.cap:
+                return {"rule": "precision", "reached": reached, "target": self.precision, "half_width": _plain(half),
+                        "deals": self.done, "max_deals": self.cap}
+            batch = next_batch(self.done, half, self.precision, self.cap)
+
+
 def stop_text(stop: dict, unit: str) -> str:
     if stop["rule"] == "fixed":
         return f"fixed: {stop['deals']:,} {plural(unit)}"
-    hw, h = stop["half_width"], stop["target"]
+    hw, h = stop["half_width"], stop["target"]    # None: no completed unit yet, so no interval
     if stop["reached"]:
         return f"stopped: half-width {hw:.4g} <= {h:g} after {stop['deals']:,} {plural(unit)}"
-    return f"stopped at --max-deals {stop['max_deals']:,}: half-width {hw:.4g} > {h:g}"
+    return f"stopped at --max-deals {stop['max_deals']:,}: half-width {'undefined' if hw is None else f'{hw:.4g}'} " \
+           f"> {h:g}"
 
 
 @dataclass(eq=False)
@@ -214,8 +268,8 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     difference's half-width is at most ``precision`` or ``max_deals`` are played.
     out: also write the per-deal values and metadata to this Parquet file.
     """
-    from analyser.core.progress import in_notebook, preparing, progress_bar
-    from analyser.core.runner import ChunkRunner, chunks, set_threads
+    from analyser.core.progress import in_notebook, preparing
+    from analyser.core.runner import ChunkRunner, set_threads
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -247,49 +301,22 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
     b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
     tally = PairedTally(len(seats))
-    sim_seconds = 0.0
     t_start = time.perf_counter()
-    batches = []
-    label = f"{base.game.name} x{base.players}, {len(seats)} arrangements"
+    loop = BatchLoop(count, precision, cap, first_deal, chunk_size, len(seats),
+                     f"{base.game.name} x{base.players}, {len(seats)} arrangements", progress)
     try:
-        done, batch = 0, count
-        while True:
-            with progress_bar(batch * len(seats), label, progress) as bar:
-                for start, size in chunks(first_deal + done, batch, chunk_size):
-                    t0 = time.perf_counter()
-                    plays = []
-                    for runner in runners:
-                        plays.append(runner.run(start, size))
-                    sim_seconds += time.perf_counter() - t0
-                    tally.add(np.arange(start, start + size, dtype=np.int64), plays, a_seats, b_seats)
-                    if bar:
-                        rate = tally.units * len(seats) / max(time.perf_counter() - t_start, 1e-9)
-                        bar.advance(size * len(seats), f"{rate:,.0f} plays/s")
-            done += batch
-            if precision is None:
-                stop = {"rule": "fixed", "deals": done}
-                break
-            half = half_width(tally, "win")
-            batches.append({"deals": done, "half_width": _plain(half)})
-            if math.isfinite(half) and half <= precision:
-                stop = {"rule": "precision", "reached": True, "target": precision, "half_width": half,
-                        "deals": done, "max_deals": cap}
-                break
-            if done >= cap:
-                stop = {"rule": "precision", "reached": False, "target": precision, "half_width": half,
-                        "deals": done, "max_deals": cap}
-                break
-            batch = next_batch(done, half, precision, cap)
+        stop = loop.run(lambda start, size: [runner.run(start, size) for runner in runners],
+                        lambda start, size, plays: tally.add(np.arange(start, start + size, dtype=np.int64), plays,
+                                                             a_seats, b_seats),
+                        lambda: half_width(tally, "win"))
     except KeyboardInterrupt:
         kept = "; no file was written" if out is not None else ""
         raise Interrupted(f"interrupted after {tally.units:,} {plural(unit_name)}{kept}") from None
     seconds = time.perf_counter() - t_start
     plays = tally.units * len(seats)
-    meta.update(deals=tally.units, stop=stop, stopped=stop_text(stop, unit_name), batches=batches, threads=threads,
-                seconds=seconds, simulation_seconds=sim_seconds, plays=plays,
+    meta.update(deals=tally.units, stop=stop, stopped=stop_text(stop, unit_name), batches=loop.batches,
+                threads=threads, seconds=seconds, simulation_seconds=loop.simulation_seconds, plays=plays,
                 plays_per_second=plays / seconds if seconds > 0 else None)
-    if stop["rule"] == "precision":
-        stop["half_width"] = _plain(stop["half_width"])
     result = CompareResult(meta, tally)
     if out is not None:
         result.save(out)

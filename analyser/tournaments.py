@@ -53,7 +53,6 @@ most H, or ``max_deals`` deals were played; the batches are those of compare.
 from __future__ import annotations
 
 import html
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -65,12 +64,11 @@ import pandas as pd
 
 from analyser.comparison import (
     DEFAULT_MAX_DEALS,
-    _plain,
+    BatchLoop,
     _rows,
     _write,
     batch_plan,
     check_precision,
-    next_batch,
     stop_text,
 )
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
@@ -369,8 +367,8 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     widest matrix cell's 95% half-width is at most ``precision`` or ``max_deals`` deals were played.
     The first policy is the ratings' reference. out: also write a Parquet file.
     """
-    from analyser.core.progress import in_notebook, preparing, progress_bar
-    from analyser.core.runner import ChunkRunner, chunks, set_threads
+    from analyser.core.progress import in_notebook, preparing
+    from analyser.core.runner import ChunkRunner, set_threads
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -408,44 +406,24 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
         check_target(Path(out))
     with preparing(progress):
         runners = [[ChunkRunner(c) for c in row] for row in configs]
-    plays_per_deal = sum(len(row) for row in runners)
-    played, sim_seconds = 0, 0.0
     t_start = time.perf_counter()
-    batches = []
-    label = f"{base.game.name} x{base.players}, {plan.label}"
+    loop = BatchLoop(count, precision, cap, first_deal, chunk_size, sum(len(row) for row in runners),
+                     f"{base.game.name} x{base.players}, {plan.label}", progress)
+
+    def add(start, size, plays):
+        for p, row in enumerate(plays):
+            plan.add(p, np.arange(start, start + size, dtype=np.int64), row)
+
     try:
-        done, batch = 0, count
-        while True:
-            with progress_bar(batch * plays_per_deal, label, progress) as bar:
-                for start, size in chunks(first_deal + done, batch, chunk_size):
-                    for p, row in enumerate(runners):
-                        t0 = time.perf_counter()
-                        plays = [runner.run(start, size) for runner in row]
-                        sim_seconds += time.perf_counter() - t0
-                        plan.add(p, np.arange(start, start + size, dtype=np.int64), plays)
-                        played += size * len(row)
-                        if bar:
-                            rate = played / max(time.perf_counter() - t_start, 1e-9)
-                            bar.advance(size * len(row), f"{rate:,.0f} plays/s")
-            done += batch
-            if precision is None:
-                stop = {"rule": "fixed", "deals": done}
-                break
-            half = plan.widest()
-            batches.append({"deals": done, "half_width": _plain(half)})
-            reached = math.isfinite(half) and half <= precision
-            if reached or done >= cap:
-                stop = {"rule": "precision", "reached": reached, "target": precision, "half_width": _plain(half),
-                        "deals": done, "max_deals": cap}
-                break
-            batch = next_batch(done, half, precision, cap)
+        stop = loop.run(lambda start, size: [[runner.run(start, size) for runner in row] for row in runners],
+                        add, plan.widest)
     except KeyboardInterrupt:
         kept = "; no file was written" if out is not None else ""
-        raise Interrupted(f"interrupted after {done:,} {plural(unit_name)} per {plan.per}{kept}") from None
+        raise Interrupted(f"interrupted after {loop.done:,} {plural(unit_name)} per {plan.per}{kept}") from None
     seconds = time.perf_counter() - t_start
-    plays = done * plays_per_deal
-    meta.update(deals=done, stop=stop, stopped=stop_text(stop, unit_name), batches=batches, threads=threads,
-                seconds=seconds, simulation_seconds=sim_seconds, plays=plays,
+    plays = loop.done * loop.plays_per_deal
+    meta.update(deals=loop.done, stop=stop, stopped=stop_text(stop, unit_name), batches=loop.batches,
+                threads=threads, seconds=seconds, simulation_seconds=loop.simulation_seconds, plays=plays,
                 plays_per_second=plays / seconds if seconds > 0 else None)
     fit = plan.fit()
     meta["model"] = {"name": fit.model, "reference": fit.reference, "text": fit.describe(), **fit.info()}
