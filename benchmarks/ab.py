@@ -19,7 +19,7 @@ import statistics
 from revisions import checkouts, run_with
 
 DEFAULT_POLICIES = {"palace": "saver,lowest,pickup,saver", "enemy_anemone": "timing,greedy,lowball,timing",
-                    "olenon": "shed,shed,shed,shed"}
+                    "olenon": "shed,shed,shed,shed", "spite_and_malice": "builder,builder"}
 
 CHILD = """
 import sys, warnings
@@ -30,7 +30,7 @@ game, policies, deals = sys.argv[3], sys.argv[1].split(","), int(sys.argv[2])
 best_sim = best_end = 0
 for _ in range(3):
     t = time.perf_counter()
-    f = analyser.simulate(game, players=4, policies=policies, deals=deals, seed=1, threads=1,
+    f = analyser.simulate(game, players=None, policies=policies, deals=deals, seed=1, threads=1,
                           keep_records=False, progress=False).figures
     end = deals / (time.perf_counter() - t)
     # before the outcome block, games_per_second was the simulation alone

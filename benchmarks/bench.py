@@ -3,11 +3,12 @@
     .venv/bin/python benchmarks/bench.py palace [--count 400000]
     .venv/bin/python benchmarks/bench.py enemy_anemone [--count 400000]
     .venv/bin/python benchmarks/bench.py olenon [--count 400000]
+    .venv/bin/python benchmarks/bench.py spite_and_malice [--count 20000]
 
 Measures units/s (games or matches; the simulation alone, and end to end with
 the tally), decisions/s and ns per decision on 1 and 2 threads with the
-built-in policies at 4 players (compiled code already loaded; 1 and 2 threads
-alternate run by run); decisions are
+built-in policies at the game's default player count (4; Spite & Malice: 2)
+(compiled code already loaded; 1 and 2 threads alternate run by run); decisions are
 those of completed units (a Palace game's count includes the cycle periods the
 engine skips, see analyser/games/palace/cycles.py); and the wall time of whole
 CLI runs: cold (empty numba cache) and warm.
@@ -48,6 +49,11 @@ MIXES = {
         "partner,shed,tempo,shed": ["partner", "shed", "tempo", "shed"],
         "random x4": ["random"],
     },
+    "spite_and_malice": {
+        "builder x2": ["builder"],
+        "patient:block=1,builder": ["patient:block=1", "builder"],
+        "builder,random": ["builder", "random"],
+    },
 }
 CLI = str(Path(sys.executable).with_name("analyser"))
 
@@ -59,7 +65,7 @@ def throughput(game, policies, count, repeats=5):
     best = {}
     for _ in range(repeats):
         for threads in (1, 2):
-            r = analyser.simulate(game, players=4, policies=policies, n=count, seed=1, threads=threads,
+            r = analyser.simulate(game, players=None, policies=policies, n=count, seed=1, threads=threads,
                                   keep_records=False, progress=False)
             if threads not in best or r.sim_seconds < best[threads].sim_seconds:
                 best[threads] = r
@@ -85,9 +91,10 @@ def main():
 
     unit_one = get_game(args.game).unit
     unit = plural(unit_one)
+    players = get_game(args.game).default_players
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"analyser {analyser.__version__}\n")
-    print(f"| policies (4 players) | threads | {unit}/s simulating | {unit}/s end to end "
+    print(f"| policies ({players} players) | threads | {unit}/s simulating | {unit}/s end to end "
           f"| decisions/completed {unit_one} | decisions/s | ns/decision |")
     print("|---|---|---|---|---|---|---|")
     for name, pols in MIXES[args.game].items():

@@ -35,7 +35,8 @@ from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
 
 MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),
          "enemy_anemone": ("timing", "greedy", "lowball", "timing"),
-         "olenon": ("shed", "shed", "shed", "shed")}
+         "olenon": ("shed", "shed", "shed", "shed"),
+         "spite_and_malice": ("builder", "builder")}
 
 
 def symbols(library):
@@ -79,7 +80,7 @@ def main():
     args = ap.parse_args()
     set_threads(1)
     mix = MIXES[args.game]
-    runner = ChunkRunner(RunConfig.build(args.game, 4, list(mix), args.count, 1))   # compiles, as simulate does
+    runner = ChunkRunner(RunConfig.build(args.game, None, list(mix), args.count, 1))   # compiles, as simulate does
     engine = importlib.import_module(f"analyser.games.{args.game}.engine")
     n = write_perf_map([engine.simulate_nb] + [spec.function for spec in get_game(args.game).policies])
     start = time.perf_counter()

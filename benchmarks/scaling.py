@@ -1,6 +1,7 @@
 """One game's 1- and 2-thread rates in alternation, as medians: is the engine scaling?
 
     .venv/bin/python benchmarks/scaling.py olenon shed [--count 400000] [--rounds 5]
+    .venv/bin/python benchmarks/scaling.py spite_and_malice builder [--count 20000] [--rounds 5]
 
 This VM's one-thread rate drifts by about 10% within minutes, so a best-of-five taken for one
 thread count and then the other can put the ratio anywhere from 1.5x to 2x. Here every round
@@ -31,7 +32,7 @@ def main():
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     policies = args.policies.split(",")
-    config = RunConfig.build(args.game, 4, policies, args.count, 1)
+    config = RunConfig.build(args.game, None, policies, args.count, 1)
     runner = ChunkRunner(config)
     buffer = np.zeros(65536, config.game.record_dtype)
     rates: dict[tuple[str, int], list[float]] = {}
@@ -42,7 +43,7 @@ def main():
             for first in range(0, args.count, buffer.size):
                 runner.run(first, min(buffer.size, args.count - first), buffer)
             rates.setdefault(("runner", threads), []).append(args.count / (time.perf_counter() - start))
-            run = analyser.simulate(args.game, players=4, policies=policies, n=args.count, seed=1, threads=threads,
+            run = analyser.simulate(args.game, players=None, policies=policies, n=args.count, seed=1, threads=threads,
                                     keep_records=False, progress=False)
             rates.setdefault(("simulate", threads), []).append(run.figures["simulation_units_per_second"])
     for what in ("runner", "simulate"):

@@ -257,6 +257,7 @@ GAME_MODULES = {
     "palace": "analyser.games.palace",
     "enemy_anemone": "analyser.games.enemy_anemone",
     "olenon": "analyser.games.olenon",
+    "spite_and_malice": "analyser.games.spite_and_malice",
 }
 _REGISTERED: dict[str, GameSpec] = {}
 

@@ -1,0 +1,83 @@
+"""The Spite & Malice simulation loop: many matches in parallel, one record per match.
+
+``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+policies (see state.POLICY_T); importing this module loads it from the disk
+cache. Matches are played by rules.play_match_nb, as traces are.
+"""
+import numba
+import numpy as np
+from numba import njit, prange, types
+
+from analyser.core.jit import kernel
+from analyser.games.spite_and_malice.constants import PLAYERS
+from analyser.games.spite_and_malice.records import RECORD_DTYPE
+from analyser.games.spite_and_malice.rules import play_match_nb
+from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
+
+RECORD_T = numba.from_dtype(RECORD_DTYPE)
+BLOCK = 16   # matches per parallel work item (a match is hundreds of decisions)
+
+
+@kernel
+def record_nb(rec, unit, pub, hid):
+    """The outcome block (score = match points; win 1 for the match's winner;
+    rank 1 or 2, both 1 in a drawn match; team = seat) and the game's fields."""
+    pb = pub[0]
+    hd = hid[0]
+    rec["unit"] = unit
+    rec["players"] = PLAYERS
+    rec["first"] = hd["first"]
+    rec["rounds"] = hd["rounds_played"]
+    rec["drawn_rounds"] = hd["drawn_rounds"]
+    rec["turns"] = hd["turns"]
+    rec["length"] = hd["moves"]
+    rec["decisions"] = hd["decisions"]
+    rec["aborted"] = hd["aborted"]
+    rec["error"] = hd["error"]
+    rec["error_seat"] = hd["error_seat"]
+    done = not hd["aborted"]
+    rec["draw"] = done and hd["winner"] < 0
+    for s in range(PLAYERS):
+        rec["team"][s] = s
+        rec["points"][s] = pb["points"][s]
+        rec["rounds_won"][s] = hd["rounds_won"][s]
+        rec["payoff_left"][s] = hd["payoff_left"][s]
+        rec["kings"][s] = hd["kings"][s]
+        rec["payoff_played"][s] = hd["payoff_played"][s]
+        rec["builds"][s] = hd["builds"][s]
+        rec["discards"][s] = hd["discards"][s]
+        rec["completed"][s] = hd["completed"][s]
+        won = done and hd["winner"] == s
+        rec["score"][s] = pb["points"][s] if done else 0.0
+        rec["win"][s] = 1.0 if won else 0.0
+        rec["rank"][s] = 0 if not done else (2 if hd["winner"] == 1 - s else 1)
+
+
+@njit(cache=True)
+def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
+    """Matches lo .. hi - 1, on buffers of this block's own (params and settings
+    copied too: a shared array's refcount would bounce between threads)."""
+    params = params.copy()
+    settings = settings.copy()
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    for i in range(lo, hi):
+        play_match_nb(seed, first + i, settings, policies, params, streams, pub, priv, hid, legal, log)
+        record_nb(out[i], first + i, pub, hid)
+
+
+SIMULATE_SIG = types.void(
+    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
+)
+
+
+@njit(SIMULATE_SIG, parallel=True, cache=True)
+def simulate_nb(seed, first, players, settings, policies, params, streams, out):
+    """Play matches first .. first + len(out) - 1 into ``out`` (``players`` is always 2)."""
+    n = out.size
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        _block_nb(seed, first, lo, hi, settings, policies, params, streams, out)

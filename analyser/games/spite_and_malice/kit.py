@@ -1,0 +1,184 @@
+"""Spite & Malice's hooks for the shared test kit (see analyser.core.kit).
+
+A position is the three state records. Its locations: each payoff pile's
+face-up top and face-down rest, each hand, each side pile, each build pile and
+the stock (in order); ``locations`` also checks what the rules keep beside the
+cards (pile and hand sizes, the payoff tops, empty slots zero). ``play`` steps
+the match in one compiled call that keeps a copy of the records after every
+decision. ``legal_actions`` is an independent reading of the rule book's legal
+moves, for the tests.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from analyser.core.kit import GameKit, Position
+from analyser.games.spite_and_malice.constants import (
+    ACTION,
+    DECK,
+    HAND,
+    KING,
+    LEGAL_SIZE,
+    N_VALUES,
+    PLAYERS,
+    SETTING,
+    SIDES,
+    build,
+    discard,
+)
+from analyser.games.spite_and_malice.rules import begin_match_nb, step_nb
+from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+
+
+def spread(counts) -> list[int]:
+    """Counts by value -> the cards, lowest first."""
+    return [v for v in range(1, N_VALUES + 1) for _ in range(int(counts[v]))]
+
+
+def side_pile(pb, seat, i) -> list[int]:
+    return [int(c) for c in pb["side"][seat, i, : int(pb["side_len"][seat, i])]]
+
+
+def legal_actions(pb, hand, seat) -> list[int]:
+    """The legal actions, from the rule book's words: a card onto a build pile
+    showing v when it is v + 1 or a King (the payoff top, a side top, a hand
+    card); a hand card onto an own side pile; stop only with an empty hand."""
+    out = set()
+    tops = [(0, int(pb["payoff_top"][seat]))]
+    tops += [(1 + i, side_pile(pb, seat, i)[-1]) for i in range(SIDES) if pb["side_len"][seat, i]]
+    tops += [(4 + v, v) for v in range(1, N_VALUES + 1) if hand[v] > 0]
+    for b in range(int(pb["centre"])):
+        showing = int(pb["build_len"][b])
+        out |= {build(src, b) for src, card in tops if card in (showing + 1, KING)}
+    out |= {discard(v, i) for v in range(1, N_VALUES + 1) if hand[v] > 0 for i in range(SIDES)}
+    if sum(int(c) for c in hand) == 0:
+        out.add(ACTION.STOP)
+    return sorted(out)
+
+
+class SpitePosition(Position):
+    def __init__(self, pub, priv, hid, settings):
+        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
+
+    def locations(self) -> dict[str, list[int]]:
+        pb, hd = self.pub[0], self.hid[0]
+        out = {"stock": [int(c) for c in hd["stock"][: int(pb["stock_len"])]]}
+        assert not hd["stock"][int(pb["stock_len"]):].any(), "cards beyond the stock's size"
+        for s in range(PLAYERS):
+            size = int(pb["payoff_len"][s])
+            pile = [int(c) for c in hd["payoff"][s, :size]]
+            assert not hd["payoff"][s, size:].any(), f"cards beyond payoff pile {s}'s size"
+            assert int(pb["payoff_top"][s]) == (pile[-1] if pile else 0), f"payoff top of seat {s} is wrong"
+            out[f"payoff{s}"] = pile[:-1]
+            out[f"payoff_top{s}"] = pile[-1:]
+            hand = self.priv[s]["hand"]
+            assert (hand >= 0).all() and hand[0] == 0, f"seat {s}'s hand counts are wrong: {hand}"
+            out[f"hand{s}"] = spread(hand)
+            assert int(pb["hand_len"][s]) == len(out[f"hand{s}"]), f"hand_len of seat {s} is not its hand's size"
+            assert len(out[f"hand{s}"]) <= HAND, f"seat {s} holds more than {HAND} cards"
+            for i in range(SIDES):
+                out[f"side{s}_{i}"] = side_pile(pb, s, i)
+                assert not pb["side"][s, i, int(pb["side_len"][s, i]):].any(), "cards beyond a side pile's size"
+        for b in range(pb["build"].shape[0]):
+            size = int(pb["build_len"][b])
+            pile = [int(c) for c in pb["build"][b, :size]]
+            assert size < 12 and not pb["build"][b, size:].any(), f"build pile {b} is wrong"
+            assert b < pb["centre"] or size == 0, "a build pile beyond centre_piles is used"
+            assert all(c in (k + 1, KING) for k, c in enumerate(pile)), f"build pile {b} is not A.. in order: {pile}"
+            out[f"build{b}"] = pile
+        return out
+
+    def deck(self) -> list[int]:
+        return [int(c) for c in DECK]
+
+    def seen_by(self, seat: int) -> set[str]:
+        hidden = {"stock", *(f"payoff{s}" for s in range(PLAYERS)), f"hand{1 - seat}"}
+        return set(self.locations()) - hidden
+
+    def decision(self):
+        pb, hd = self.pub[0], self.hid[0]
+        if hd["over"] or hd["round_moves"] >= self.settings[SETTING.MAX_MOVES]:
+            return None
+        seat = int(pb["seat"])
+        pv = self.priv[seat]
+        actions = legal_actions(pb, pv["hand"], seat)
+        assert len(actions) >= 2, f"seat {seat} is asked with {len(actions)} legal actions"
+        legal = np.zeros(LEGAL_SIZE, np.bool_)
+        legal[actions] = True
+        return seat, (pb, pv, legal)
+
+    def relocate(self, locations: dict[str, list[int]]) -> SpitePosition:
+        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
+        before = self.locations()
+        for name, placed in locations.items():
+            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+        for s in range(PLAYERS):
+            priv[s]["hand"] = np.bincount(np.array(locations[f"hand{s}"], np.int64), minlength=N_VALUES + 1)
+            pile = locations[f"payoff{s}"] + locations[f"payoff_top{s}"]
+            hid[0]["payoff"][s, : len(pile)] = pile
+        stock = locations["stock"]
+        hid[0]["stock"][: len(stock)] = stock
+        return SpitePosition(pub, priv, hid, self.settings)
+
+    def memory(self, seat: int) -> np.ndarray:
+        return self.priv[seat]["memory"]
+
+
+class SpiteKit(GameKit):
+    honest_args = True          # a policy gets the public record and its own seat's private record only
+    fixed_policy = "builder"
+
+    def cases(self, game):
+        # small payoff piles, targets or round limits: random play ends its matches (with 20 payoff cards
+        # nearly every round of random play is drawn) and the kit stays fast;
+        # the first and the last case get the hidden-information check
+        return [(2, {"payoff_size": 2, "target": 3}),
+                (2, {"payoff_size": 6, "centre_piles": 4, "refill_empty_hand": "on", "rounds": 3}),
+                (2, {"payoff_size": 4, "stock_out": "at_once", "rounds": 4, "target": 5}),
+                (2, {"payoff_size": 3, "target": 4, "refill_empty_hand": "on", "stock_out": "at_once",
+                     "centre_piles": 4})]
+
+    def aborting_rules(self):
+        return {"max_moves": 40}
+
+    def cap(self, players, settings):
+        return settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1
+
+    def play(self, seed, unit, players, settings, fns, params, streams):
+        size = 4096
+        while True:
+            pubs = np.zeros(size, PUBLIC_DTYPE)
+            privs = np.zeros((size, PLAYERS), PRIVATE_DTYPE)
+            hids = np.zeros(size, HIDDEN_DTYPE)
+            n = playout_nb(seed, unit, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
+                           privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
+            if n < size or hids[n - 1]["over"]:
+                break
+            size *= 4
+        for i in range(n):
+            yield SpitePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+
+
+_BYTES = types.uint8[:, ::1]
+
+
+@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
+def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hids):
+    """Play a match as simulate does, keeping the records after the setup and every
+    decision in row i of pubs, privs and hids; returns how many rows (all of them:
+    the buffer was too small)."""
+    pub, priv, hid, legal = new_state_nb()
+    log = np.zeros(0, np.int32)
+    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
+    over = False
+    n = 0
+    while True:
+        pubs[n] = pub.view(np.uint8)
+        privs[n] = priv.view(np.uint8)
+        hids[n] = hid.view(np.uint8)
+        n += 1
+        if over or n == pubs.shape[0]:
+            return n
+        over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)

@@ -1,0 +1,175 @@
+"""The built-in Spite & Malice policies on hand-built positions: each rule
+policies.py documents, every parameter of patient, legal answers everywhere,
+and no writes to what a policy is handed but does not own (``pub``, ``legal``).
+
+Positions are positions.Table (seat to act, its hand, piles); actions are
+written as there: ``P>b1`` the payoff top, ``S2>b0`` a side top, ``7>b1`` a
+hand card, ``7>s3`` a discard, ``stop``.
+"""
+import numpy as np
+import pytest
+
+import analyser
+from analyser.core.registry import get_game
+from analyser.games.spite_and_malice.catalog import POLICIES
+from analyser.games.spite_and_malice.constants import ACTION, LEGAL_SIZE
+from tests.games.spite_and_malice.positions import Table, action
+from tests.kit.checks import entry, same_records
+
+SPECS = {s.name: s for s in POLICIES}
+
+
+def act(name, t, **params):
+    """The policy's answer for the seat to act; it must be legal and leave pub and legal untouched."""
+    legal = np.zeros(LEGAL_SIZE, np.bool_)
+    legal[t.legal_actions()] = True
+    row = SPECS[name].bind(**params).row()
+    before = legal.tobytes(), t.pub.tobytes(), t.priv[1 - t.seat].tobytes()
+    a = SPECS[name].function(t.pb, t.priv[t.seat], legal, row)
+    assert legal.tobytes() == before[0] and t.pub.tobytes() == before[1], f"{name} wrote to pub or legal"
+    assert t.priv[1 - t.seat].tobytes() == before[2]
+    assert 0 <= a < ACTION.COUNT and legal[a], f"{name} answered an illegal action {a}"
+    return a
+
+
+BOTH = ["builder", "patient"]
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_plays_the_payoff_top_when_it_fits(name):
+    # builds: A 2 3, empty, A; payoff top 4 fits pile 0
+    t = Table(payoffs=["9 4", "Q"], hands=["2 5 6 K 9", "2 2 2"], builds=["A 2 3", "", "A"])
+    assert act(name, t) == action("P>b0")
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_king_payoff_top_goes_on_the_highest_pile(name):
+    t = Table(payoffs=["9 K", "Q"], hands=["2 5 6 7 9", "2 2 2"], builds=["A 2 3", "A 2 3 4 5", "A"])
+    assert act(name, t) == action("P>b1")
+
+
+def test_block_keeps_a_king_payoff_top_off_a_pile_that_would_help_the_opponent():
+    # the opponent shows 7: a King onto pile 1 (showing 5) would leave it at 6
+    t = Table(payoffs=["9 K", "7"], hands=["2 5 6 7 9", "2 2 2"], builds=["A 2 3", "A 2 3 4 5", "A"])
+    assert act("patient", t, block=1) == action("P>b0") and act("patient", t) == action("P>b1")
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_builds_the_chain_to_the_payoff_top_side_tops_first(name):
+    # payoff top 6; pile 0 shows 3: 4 (side 1), 5 (hand) reach it; the side top goes first
+    t = Table(payoffs=["9 6", "Q"], hands=["5 4 9 9 J", "2 2 2"], sides=[["", "4", "", ""], []],
+              builds=["A 2 3", "A 2 3 4 5 6 7"])
+    assert act(name, t) == action("S1>b0")
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_king_fills_a_gap_of_the_chain_but_naturals_go_first(name):
+    # payoff top 6; pile 0 shows 3; 5 in hand, no 4: the chain needs a King, which is played when due
+    t = Table(payoffs=["9 6", "Q"], hands=["5 K 9 9 J", "2 2 2"], builds=["A 2 3", "A 2 3 4 5 6 7"])
+    assert act(name, t) == action("K>b0")
+    t = Table(payoffs=["9 6", "Q"], hands=["4 K 9 9 J", "2 2 2"], builds=["A 2 3", "A 2 3 4 5 6 7"])
+    assert act(name, t) == action("4>b0")
+
+
+def test_the_cheapest_chain_wins():
+    # payoff top 7: pile 0 (shows 2) needs 3 4 5 6; pile 1 (shows 4) needs 5 6: pile 1
+    t = Table(payoffs=["9 7", "Q"], hands=["3 4 5 6 J", "2 2 2"], builds=["A 2", "A 2 3 4"])
+    assert act("builder", t) == action("5>b1")
+
+
+def test_save_kings_keeps_kings_out_of_partial_progress():
+    # payoff top 9; pile 0 shows 2; hand K 10 10 10 Q: no chain (3..8 missing, one King);
+    # save_kings=1 discards, save_kings=0 plays the King toward the payoff top
+    t = Table(payoffs=["9 9", "Q"], hands=["K 10 10 10 Q", "2 2 2"], builds=["A 2"])
+    assert (act("builder", t) & 7) >= 4 and (act("patient", t) & 7) >= 4
+    assert act("patient", t, save_kings=0) == action("K>b0")
+
+
+def test_dump_plays_cards_past_the_payoff_top():
+    # payoff top 3; pile 0 shows 5: the hand's 6 takes it past the payoff top
+    t = Table(payoffs=["9 3", "Q"], hands=["6 10 10 J Q", "2 2 2"], builds=["A 2 3 4 5"])
+    assert act("builder", t) == action("6>b0") and act("patient", t) == action("6>b0")
+    assert (act("patient", t, dump=0) & 7) >= 4
+
+
+def test_block_keeps_other_cards_off_the_opponents_payoff_top_minus_one():
+    # the opponent shows 7; our 6 onto pile 0 (showing 5) would let it play its 7
+    t = Table(payoffs=["9 3", "7"], hands=["6 10 10 J Q", "2 2 2"], builds=["A 2 3 4 5"])
+    assert act("builder", t) == action("6>b0") and act("patient", t) == action("6>b0")
+    assert (act("patient", t, block=1) & 7) >= 4
+    # a build toward our own payoff top is played all the same
+    t = Table(payoffs=["9 8", "7"], hands=["6 10 10 J Q", "2 2 2"], builds=["A 2 3 4 5"])
+    assert act("patient", t, block=1) == action("6>b0")
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_discards_make_descending_runs_then_pairs(name):
+    # payoff top 4 out of reach (A 2 3 missing, one King); side tops 8, 5, empty, 10:
+    # the 7 goes onto the 8 (a run beats an empty pile), never the King
+    t = Table(payoffs=["9 4", "Q"], hands=["7 K 3 Q Q", "2 2 2"], sides=[["8", "5", "", "10"], []],
+              builds=["A 2 3 4 5 6 7 8 9 10"])
+    assert act(name, t) == action("7>s0")
+    t = Table(payoffs=["9 4", "Q"], hands=["5 K K", "2 2 2"], sides=[["9", "5", "", "10"], []])
+    assert act(name, t) == action("5>s1")
+
+
+def test_side_runs_off_fills_empty_piles_first():
+    t = Table(payoffs=["9 4", "Q"], hands=["7 K 3 Q Q", "2 2 2"], sides=[["8", "5", "", "10"], []],
+              builds=["A 2 3 4 5 6 7 8 9 10"])
+    assert act("patient", t, side_runs=0) == action("Q>s2")
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_a_king_is_discarded_only_from_a_hand_of_kings(name):
+    t = Table(payoffs=["9 4", "Q"], hands=["K K", "2 2 2"], sides=[["8", "5", "9", "10"], []],
+              builds=["A 2 3 4 5 6 7 8 9 10"])
+    assert act(name, t) in [action(f"K>s{i}") for i in range(4)]
+
+
+def test_an_empty_hand_stops_when_nothing_helps():
+    # hand empty; the side top 9 fits pile 0 (showing 8) but takes it past the payoff top 3:
+    # builder plays it out (dump), patient:dump=0 stops
+    t = Table(payoffs=["9 3", "Q"], hands=["", "2 2 2"], sides=[["9", "", "", ""], []],
+              builds=["A 2 3 4 5 6 7 8"])
+    assert act("builder", t) == action("S0>b0")
+    assert act("patient", t, dump=0) == ACTION.STOP
+
+
+def test_random_is_uniform_over_the_legal_actions():
+    t = Table(payoffs=["9 3", "Q"], hands=["A 2", "2 2 2"], builds=["", "A"])
+    legal = t.legal_actions()
+    seen = []
+    for seed in range(400):
+        t.priv[0]["rng"][0] = seed
+        seen.append(act("random", t))
+    counts = np.array([seen.count(a) for a in legal])
+    assert set(seen) == set(legal) and counts.min() > 400 / len(legal) / 2
+
+
+def test_policies_answer_legally_and_never_write_their_inputs_over_whole_matches():
+    """Every built-in policy at every decision of a few matches (the kit's playouts)."""
+    game = get_game("spite_and_malice")
+    kit = game.kit()
+    runner = entry(game, 2, ["patient:save_kings=0,side_runs=0", "random"], {"payoff_size": 8, "target": 10})
+    asked = 0
+    for unit in range(2):
+        for pos in kit.play(4, unit, 2, runner.settings, runner.fns, runner.params, runner.streams):
+            decision = pos.decision()
+            if decision is None:
+                continue
+            seat, (pb, pv, legal) = decision
+            for spec in POLICIES:
+                pub_bytes, legal_bytes = pos.pub.tobytes(), legal.tobytes()
+                mine = pv.copy()
+                a = spec.function(pb, mine, legal, spec.bind().row())
+                assert legal[a], f"{spec.name} answered an illegal action"
+                assert pos.pub.tobytes() == pub_bytes and legal.tobytes() == legal_bytes
+                asked += 1
+    assert asked > 200
+
+
+def test_patient_with_its_default_switches_is_builder():
+    """The measured defaults (catalog.py) are builder's choices: the same records, match for match."""
+    a = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["builder", "random"], keep_records=True)
+    b = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["patient", "random"], keep_records=True)
+    assert same_records(a.records, b.records)
