@@ -101,6 +101,22 @@ def below_nb(st, n):
     return scale_nb(next_u64_nb(st), n)
 
 
+@njit(cache=True)
+def uniform_choice_nb(st, flags):
+    """The index of a uniformly random True entry of the bool array ``flags`` (-1 if
+    there is none), from the stream in ``st[0]``: every game's ``random`` policy."""
+    n = 0
+    for a in range(flags.size):
+        n += flags[a]
+    k = below_nb(st, n)
+    for a in range(flags.size):
+        if flags[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 

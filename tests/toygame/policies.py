@@ -4,7 +4,7 @@ memory. ``peek_policy`` reads the other hands: it is never registered, the kit
 uses it to show that its hidden-information check catches a cheat."""
 from numba import njit
 
-from analyser.core.rng import below_nb
+from analyser.core.rng import uniform_choice_nb
 from tests.toygame.rules import POLICY_SIG
 
 
@@ -22,16 +22,7 @@ def extreme_nb(table, seat, legal, sign):
 
 @njit(POLICY_SIG, cache=True)
 def random_policy(table, seat, legal, params):
-    n = 0
-    for i in range(legal.size):
-        n += legal[i]
-    k = below_nb(table["rng"][seat], n)
-    for i in range(legal.size):
-        if legal[i]:
-            if k == 0:
-                return i
-            k -= 1
-    return -1
+    return uniform_choice_nb(table["rng"][seat], legal)
 
 
 @njit(POLICY_SIG, cache=True)

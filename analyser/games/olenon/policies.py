@@ -12,7 +12,7 @@ arguments (randomness from ``pv["rng"]``); it never writes to ``pub`` or ``legal
 from numba import njit
 
 from analyser.core.jit import inline_kernel
-from analyser.core.rng import below_nb
+from analyser.core.rng import uniform_choice_nb
 from analyser.games.olenon.constants import ACTION, N_VALUES, PLAYERS, TABLE
 from analyser.games.olenon.state import POLICY_SIG
 
@@ -78,16 +78,7 @@ def shed_nb(pub, hand):
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def random_policy(pub, pv, legal, params):
-    n = 0
-    for a in range(ACTION.COUNT):
-        n += legal[a]
-    k = below_nb(pv["rng"], n)
-    for a in range(ACTION.COUNT):
-        if legal[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return uniform_choice_nb(pv["rng"], legal)
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit

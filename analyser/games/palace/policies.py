@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import below_nb
+from analyser.core.rng import below_nb, uniform_choice_nb
 from analyser.games.palace.catalog import VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
 from analyser.games.palace.rules import legal_words_nb
@@ -36,29 +36,13 @@ _NO_SLOT = 1 << 10
 
 
 @kernel
-def random_legal_nb(pv, legal):
-    """A uniformly random legal action, from the seat's own stream."""
-    n = 0
-    for a in range(legal.size):
-        if legal[a]:
-            n += 1
-    k = below_nb(pv["rng"], n)
-    for a in range(legal.size):
-        if legal[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
-
-
-@kernel
 def swap_nb(pub, pv, legal, rule):
     """One swap decision under a swap rule (see the module docstring)."""
     if rule == SWAP_RANDOM:
         if below_nb(pv["rng"], 2) == 0:
             return ACTION.SWAP_DONE
         legal[ACTION.SWAP_DONE] = False
-        a = random_legal_nb(pv, legal)
+        a = uniform_choice_nb(pv["rng"], legal)
         legal[ACTION.SWAP_DONE] = True
         return a
     if rule != SWAP_STRONG and rule != SWAP_WEAK:
@@ -158,7 +142,7 @@ def saver_play_nb(pub, pv, legal, ranks, keep, burn_at):
 def random_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
-    return random_legal_nb(pv, legal)
+    return uniform_choice_nb(pv["rng"], legal)
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit

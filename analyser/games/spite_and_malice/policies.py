@@ -24,7 +24,7 @@ builder and patient share ``choose_nb``, a fixed order of preferences:
 from numba import njit
 
 from analyser.core.jit import inline_kernel
-from analyser.core.rng import below_nb
+from analyser.core.rng import uniform_choice_nb
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     COMPLETE,
@@ -200,16 +200,7 @@ def choose_nb(pb, pv, save_kings, block, runs, dump):
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
 def random_policy(pub, pv, legal, params):
-    n = 0
-    for a in range(ACTION.COUNT):
-        n += legal[a]
-    k = below_nb(pv["rng"], n)
-    for a in range(ACTION.COUNT):
-        if legal[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return uniform_choice_nb(pv["rng"], legal)
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
