@@ -26,6 +26,14 @@ def old_file(tmp_path_factory):
     return path
 
 
+def as_from_a_terminal():
+    """In the child, before exec: SIGINT at its default and not blocked, as in a shell at a
+    terminal, whatever this test process inherited (a run started in the background, a
+    runner that blocks signals); Python then turns SIGINT into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def partials(folder):
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
 
@@ -33,8 +41,10 @@ def partials(folder):
 @pytest.mark.parametrize("count", [100_000_000, 10**18])
 def test_ctrl_c_keeps_the_old_file(old_file, count):
     before = old_file.read_bytes()
+    assert partials(old_file.parent) == []
     child = subprocess.Popen(entry("simulate", "palace", "-n", str(count), "--out", str(old_file), "--no-progress"),
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=as_from_a_terminal)
     try:
         deadline = time.monotonic() + 300
         while not partials(old_file.parent):   # the writer opens its temporary file once the code is loaded
