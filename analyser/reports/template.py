@@ -13,7 +13,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyser.core.registry import plural
+from analyser.core.errors import UserError
+from analyser.core.registry import get_game, plural
 
 INTERVALS = ("Intervals are 95%. A win share's interval is Wilson's when every value is 0 or 1 (a win or not), "
              "else the normal interval of a mean (shared wins, team games); an excess over the fair share is "
@@ -245,13 +246,12 @@ def _rules_text(report, figures) -> list[str]:
 
 
 def _length(report) -> str:
-    from analyser.core.registry import get_game
-
+    """What a unit's length counts, or a plain name for a game no longer registered."""
     try:
         spec = get_game(report.meta["game"])
-        return f"{spec.length} per {spec.unit}"
-    except Exception:
+    except UserError:
         return "the game's steps"
+    return f"{spec.length} per {spec.unit}"
 
 
 def _policies_text(report, figures) -> list[str]:
