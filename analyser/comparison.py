@@ -47,7 +47,7 @@ import numbers
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -125,9 +125,7 @@ class BatchLoop:
     progress: bool
     done: int = 0
     simulation_seconds: float = 0.0
-
-    def __post_init__(self):
-        self.batches: list[dict] = []
+    batches: list[dict] = field(default_factory=list)
 
     def run(self, simulate, add, half_width) -> dict:
         """``simulate(start, size)`` plays deals start .. start + size - 1 (timed as
