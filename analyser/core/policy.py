@@ -100,6 +100,12 @@ class SeatPolicy:
         return {"policy": self.name, "params": dict(self.values)}
 
 
+def same_policy(a: SeatPolicy, b: SeatPolicy) -> bool:
+    """Whether two seat policies are one policy under two names: the same compiled function
+    with the same parameter row (so they can differ only through their random streams)."""
+    return a.spec.function is b.spec.function and bool(np.array_equal(a.row(), b.row()))
+
+
 def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
