@@ -22,7 +22,6 @@ from analyser.games.spite_and_malice.constants import (
     LEGAL_SIZE,
     N_VALUES,
     PLAYERS,
-    SETTING,
     SIDES,
     build,
     discard,
@@ -98,7 +97,7 @@ class SpitePosition(Position):
 
     def decision(self):
         pb, hd = self.pub[0], self.hid[0]
-        if hd["over"] or hd["round_moves"] >= self.settings[SETTING.MAX_MOVES]:
+        if hd["over"]:
             return None
         seat = int(pb["seat"])
         pv = self.priv[seat]

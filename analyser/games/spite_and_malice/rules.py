@@ -348,7 +348,10 @@ def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
     """Apply legal action ``a`` and what it forces; returns GOES_ON, WON, DRAWN or STOPPED.
     After a build, in the rule book's order: a completed pile is shuffled into the
     stock (build_nb), then the win is checked, then an empty hand is refilled
-    (refill_empty_hand=on); a turn left with an empty hand and nothing to build ends."""
+    (refill_empty_hand=on); a turn left with an empty hand and nothing to build ends.
+    The move that reaches max_moves stops the round right after it (a win by it
+    stands): no refill and no next turn's draw, which could turn the capped round
+    into a stock-out draw and let the match go on."""
     if a == ACTION.STOP:
         if log.size > 0:
             log_event_nb(log, EVENT.STOP, pb["round"], seat, 0, 0)
@@ -357,6 +360,7 @@ def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
     dst = a & 7
     hd["moves"] += 1
     hd["round_moves"] += 1
+    capped = hd["round_moves"] >= settings[SETTING.MAX_MOVES]
     if dst >= DST_SIDE:
         c = take_nb(pb, pv, hd, seat, src)
         i = dst - DST_SIDE
@@ -366,10 +370,12 @@ def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
         hd["discards"][seat] += 1
         if log.size > 0:
             log_event_nb(log, EVENT.DISCARD, pb["round"], seat, c, i)
-        return end_turn_nb(settings, pb, priv, hd, log)
+        return STOPPED if capped else end_turn_nb(settings, pb, priv, hd, log)
     build_nb(pb, pv, hd, seat, src, dst, log)
     if pb["payoff_len"][seat] == 0:
         return WON
+    if capped:
+        return STOPPED
     if pb["hand_len"][seat] == 0:
         if pb["refill"] == 1:
             head = log_event_nb(log, EVENT.REFILL, pb["round"], seat, 0, 0)
@@ -384,12 +390,9 @@ def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
 def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
     """One decision by the seat to act and whatever follows from it (see move_nb; the
     round's end, the next round); returns True when the match is over (won, capped,
-    or stopped by an illegal action). A round that has had max_moves moves is
-    stopped before its player is asked again."""
+    or stopped by an illegal action)."""
     pb = pub[0]
     hd = hid[0]
-    if hd["round_moves"] >= settings[SETTING.MAX_MOVES]:
-        return stop_nb(pb, hd)
     seat = pb["seat"]
     pv = priv[seat]
     legal_nb(pb, pv["hand"], seat, legal)

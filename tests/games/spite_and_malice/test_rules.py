@@ -309,13 +309,68 @@ def test_max_turns_aborts_the_round_and_the_match():
     assert not rec["rank"].any() and not rec["draw"]
 
 
-def test_max_moves_aborts_before_the_next_decision():
-    t = Table(payoffs=["9 8", "Q"], hands=["A 6", "2 2 2"], moves=9, max_moves=10)
-    assert not t.play("A>b0")                    # the 10th move of the round
-    assert t.hd["round_moves"] == 10
-    decisions = int(t.hd["decisions"])
-    assert t.play("6>s0") and t.hd["aborted"] and t.hd["error"] == 0
-    assert t.hd["decisions"] == decisions and t.side(0, 0) == []       # not asked, nothing played
+def assert_capped_at_once(t, kinds, stock, hand1):
+    """The match was aborted right after the capping move: the events are that move's
+    own (``kinds``), no card was drawn, no turn begun, no round ended or dealt."""
+    rec = record(t)
+    assert t.hd["aborted"] and t.hd["error"] == 0 and rec["aborted"] and not rec["draw"]
+    assert [e["type"] for e in t.events()] == kinds
+    assert t.stock() == stock and t.hand(1) == hand1 and t.pb["round"] == 0
+    assert rec["rounds"] == 1 and rec["drawn_rounds"] == 0 and rec["turns"] == 0
+    assert not rec["win"].any() and not rec["score"].any() and not rec["rank"].any()
+
+
+def test_max_moves_stops_the_round_right_after_a_building_move():
+    # the 10th move of the round is a build and the turn could go on: no one is asked again
+    t = Table(payoffs=["9 8", "Q"], hands=["A 6", "2 2 2"], stock="7 7 7 7 7", moves=9, max_moves=10)
+    assert t.play("A>b0")
+    assert t.hd["round_moves"] == 10 and t.hd["decisions"] == 1 and t.hand(0) == [6]
+    assert_capped_at_once(t, ["build"], [7] * 5, [2, 2, 2])
+
+
+@pytest.mark.parametrize("stock_out", ["on_draw", "at_once"])
+def test_a_capping_discard_aborts_before_the_next_turn_draws(stock_out):
+    # s0's discard is the round's 10th move; s1 would draw the stock's last 2 cards (3 short of 5 with
+    # on_draw; the stock emptied with at_once): a stock-out draw that let the match go on
+    t = Table(payoffs=["9 8", "Q"], hands=["6 6", "2 2"], stock="7 7", moves=9, max_moves=10, stock_out=stock_out)
+    assert t.play("6>s0")
+    assert t.side(0, 0) == [6] and t.seat == 0 and t.pb["turn"] == 1
+    assert_capped_at_once(t, ["discard"], [7, 7], [2, 2])
+
+
+@pytest.mark.parametrize("refill", ["off", "on"])
+def test_a_capping_build_that_empties_the_hand_aborts_before_any_draw(refill):
+    # s0 builds its last hand card as the round's 10th move with nothing left to build: the turn would end
+    # silently (refill off) or the hand be refilled (on), either draw emptying a stock of 2 into a drawn round
+    t = Table(payoffs=["9 8", "Q"], hands=["5", "2 2"], builds=["A 2 3 4"], stock="7 7", moves=9, max_moves=10,
+              refill_empty_hand=refill)
+    assert t.play("5>b0")
+    assert t.hand(0) == [] and t.seat == 0
+    assert_capped_at_once(t, ["build"], [7, 7], [2, 2])
+
+
+def test_a_capping_move_that_plays_out_the_payoff_pile_still_wins():
+    # the cap ends the round right after its last move; a win by that move has already ended it
+    t = Table(payoffs=["4", "9 9 9 2 3"], hands=["7 7", "2 2 2"], builds=["A 2 3"], moves=9, max_moves=10,
+              target=5)
+    assert t.play("P>b0")
+    rec = record(t)
+    assert not rec["aborted"] and rec["win"].tolist() == [1.0, 0.0] and rec["points"].tolist() == [5, 0]
+
+
+def test_a_capping_move_in_the_last_allowed_turn_aborts_without_a_draw():
+    # both caps reached by one discard: the same stop, no next turn
+    t = Table(payoffs=["9 8", "Q"], hands=["6 6", "2 2"], stock="7 7", turn=30, max_turns=30, moves=9,
+              max_moves=10)
+    assert t.play("6>s0")
+    assert_capped_at_once(t, ["discard"], [7, 7], [2, 2])
+
+
+def test_max_turns_stops_before_the_next_turn_draws():
+    # the 30th turn ends by a discard; the 31st would draw the stock's last 2 cards into a stock-out draw
+    t = Table(payoffs=["9 8", "Q"], hands=["6 6", "2 2"], stock="7 7", turn=30, max_turns=30)
+    assert t.play("6>s0")
+    assert_capped_at_once(t, ["discard"], [7, 7], [2, 2])
 
 
 def test_max_games_aborts_an_undecided_match():

@@ -38,7 +38,8 @@ def test_golden_trace(traces, name):
 class Referee:
     """Replays a traced match by the rule book: every move legal, every forced
     consequence (draws, completed piles, wins, stock-outs, starters, the end of
-    the match) the one the rules call for."""
+    the match) the one the rules call for. ``abort`` in ``expect`` is the end of
+    the trace: a cap was reached, and nothing may follow but the result."""
 
     def __init__(self, setup):
         self.s = setup["settings"]
@@ -60,6 +61,7 @@ class Referee:
         self.stock = 104 - 2 * size - 10
         self.seat = None
         self.turn = 0
+        self.round_moves = 0
 
     def start(self, e, last):
         tops = [p[-1] for p in self.payoff]
@@ -137,25 +139,40 @@ class Referee:
         v = self.piles[pile]
         assert card in (v + 1, 13) and e["value"] == v + 1, f"{card} onto a pile showing {v}"
         self.piles[pile] = v + 1
-        self.moves += 1
+        self.moved()
         self.expect = ["complete"] if v + 1 == 12 else []
         self.completed = pile
         if not self.payoff[seat]:
             self.expect.append("round_end:win")
+        elif self.round_moves >= self.s["max_moves"]:
+            self.expect.append("abort")
         elif not sum(self.hand[seat].values()):
             if self.s["refill_empty_hand"]:
                 self.expect.append("refill")
             elif not self.can_build(seat):
-                self.expect.append("turn")
+                self.turn_ends()
+
+    def moved(self):
+        self.moves += 1
+        self.round_moves += 1
+
+    def turn_ends(self):
+        """After the round's max_turns-th turn no turn begins."""
+        self.expect.append("abort" if self.turn >= self.s["max_turns"] else "turn")
 
     def discard(self, e):
         assert self.hand[self.seat][e["card"]] > 0 and 0 <= e["side"] < 4
         self.hand[self.seat][e["card"]] -= 1
         self.side[self.seat][e["side"]].append(e["card"])
-        self.moves += 1
+        self.moved()
+        if self.round_moves >= self.s["max_moves"]:
+            self.expect = ["abort"]
+        else:
+            self.turn_ends()
 
     def stop(self, e):
         assert not sum(self.hand[self.seat].values()) and self.can_build(self.seat)
+        self.turn_ends()
 
 
 def referee(events):
@@ -166,9 +183,13 @@ def referee(events):
         if e["type"] == "round_end":
             last_end = e
     result = events[-1]
-    assert result["moves"] == ref.moves and result["turns"] == ref.turns and result["rounds"] == ref.rounds
-    assert result["points"] == ref.points
-    if not result["aborted"]:
+    capped = ref.expect == ["abort"]
+    assert result["moves"] == ref.moves and result["turns"] == ref.turns
+    assert result["rounds"] == ref.rounds + capped and result["points"] == ref.points
+    if result["aborted"]:
+        assert capped or (not ref.expect and ref.rounds == ref.s["max_games"]), ref.expect
+        ref.seen["aborted"] += 1
+    else:
         assert not ref.expect
         target, limit = ref.s["target"], ref.s["rounds"]
         if result["winner"] is not None and max(ref.points) >= target:
@@ -197,6 +218,34 @@ def test_the_referee_passes_random_and_built_in_matches(rules):
         trace = analyser.trace("spite_and_malice", seed=21, deal=deal, policies=lineups[deal % 3], rules=rules)
         seen += referee(trace.events)
     assert seen["build"] and seen["discard"] and seen["complete"] and seen["round_end:win"], seen
+
+
+def test_a_discard_reaching_max_moves_aborts_the_match_at_once():
+    # the 58th move of round 0 is a discard: the next turn's draw would have emptied the stock into a
+    # stock-out draw, and the match gone on to round 1
+    events = analyser.trace("spite_and_malice", seed=7, deal=0, policies=["random"],
+                            rules={"max_moves": 58, "max_games": 2}).events
+    result = events[-1]
+    assert result["aborted"] and result["rounds"] == 1 and result["drawn_rounds"] == 0 and result["moves"] == 58
+    assert events[-2]["type"] == "discard" and events[-2]["round"] == 0
+    assert not [e for e in events if e["type"] == "round_end"]
+    assert referee(events)["aborted"] == 1
+
+
+@pytest.mark.parametrize("rules", [
+    {"max_moves": 58, "max_games": 2},
+    {"max_moves": 25, "refill_empty_hand": "on", "payoff_size": 8},
+    {"max_moves": 30, "stock_out": "at_once", "payoff_size": 8},
+    {"max_turns": 9, "payoff_size": 8},
+    {"max_games": 1, "payoff_size": 4},
+])
+def test_the_referee_passes_capped_matches(rules):
+    """A cap ends the round right after the move (or turn) that reaches it: nothing follows."""
+    seen = Counter()
+    for deal in range(6):
+        policies = ["random"] if deal % 2 else ["builder", "random"]
+        seen += referee(analyser.trace("spite_and_malice", seed=7, deal=deal, policies=policies, rules=rules).events)
+    assert seen["aborted"] >= 3, seen
 
 
 def test_the_referee_sees_every_kind_of_event():
