@@ -6,13 +6,18 @@ with the same seats, policies and stream ids, so that only the setting
 differs. Deals depend only on (seed, unit), so it is the same cards under
 every value. For each group of seats (each team in a team game, else each
 seat) and deal d, x_v[d] is the group's mean win share (and score) under value
-v. Reported per group and value: the mean of x_v with a normal 95% interval;
+v. Reported per group and value: the mean of x_v with a 95% interval;
 and for every value after the first, the difference from the first value,
-mean of d = x_v - x_first with the paired 95% interval mean +- z sd(d) / sqrt(n),
-beside the half-width that independent deals of the same number would give
-(z sqrt((var_v + var_first) / n)) and their ratio of variances (how many
-times as many independent deals the same precision needs). A deal aborted
-under any value is dropped from all. Olenon's "how much is open team talk
+mean of d = x_v - x_first with the paired 95% interval and its two-sided
+p-value, beside the half-width that independent deals of the same number
+would give (z sqrt((var_v + var_first) / n)) and their ratio of variances (how
+many times as many independent deals the same precision needs). Intervals
+follow analyser.stats.intervals: win shares (in [0, 1]) and their
+differences (in [-1, 1]) get the effective-n Wilson interval, scores the
+normal one, both with the variance floor s^2 + 1/n, so a run that happens to
+be constant never gets a zero-width interval; a difference that is exactly 0
+on every deal is an exact tie, [0, 0], p = 1. A deal aborted under any value
+is dropped from all. Olenon's "how much is open team talk
 worth?" is ``vary("olenon", "talk", policies=["partner", "shed"])``: team 0
 (partner) gains this much win share when every hand is open.
 """
@@ -32,12 +37,15 @@ from analyser.core.config import DEFAULT_CHUNK, RunConfig
 from analyser.core.errors import Interrupted, UserError, choices
 from analyser.core.registry import plural
 from analyser.results_file import read_results
-from analyser.stats.intervals import Z95
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci
+from analyser.stats.multiple import mean_p
 
 KIND = "vary"
 METHOD = ("every deal played under each value of the setting, the same seats, policies and stream ids; per "
           "group (team, or seat) and deal, x_v = mean win share (score) of the group's seats under value v; "
-          "difference d = x_v - x_first, paired 95% interval mean(d) +- 1.96 sd(d) / sqrt(deals); independent: "
+          "difference d = x_v - x_first, paired 95% interval from the per-deal d with the variance floor "
+          "s^2 + 1/deals (effective-n Wilson within [-1, 1] for win shares, normal for scores; exactly 0 on "
+          "every deal: an exact tie, [0, 0]), two-sided p-value from the same floored variance; independent: "
           "1.96 sqrt((var_v + var_first) / deals); a deal aborted under any value is dropped")
 QUANTITIES = ("win", "score")
 
@@ -68,7 +76,7 @@ class VaryResult:
 
     def differences(self) -> pd.DataFrame:
         """The rows of the values after the first: what changing the setting did."""
-        return self.table[self.table["value"] != self.meta["values"][0]]
+        return self.table[self.table["value"] != str(self.meta["values"][0])]
 
     def __repr__(self) -> str:
         m = self.meta
@@ -127,7 +135,7 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
                 x = np.stack([group_values(r[ok], groups) for r in recs])   # value x group x quantity x deal
                 sums[..., 0] += x.sum(axis=-1)
                 sums[..., 1] += (x * x).sum(axis=-1)
-                d = x - x[:1]
+                d = exact(x - x[:1])
                 dsums[..., 0] += d.sum(axis=-1)
                 dsums[..., 1] += (d * d).sum(axis=-1)
                 if bar:
@@ -199,23 +207,32 @@ def effect_table(config, groups, values, spec, sums, dsums, n) -> pd.DataFrame:
             row = {"group": name, "seats": ",".join(map(str, seats)),
                    "policies": " + ".join(labels[s] for s in seats), "value": spec.show(value), "deals": n}
             for q, quantity in enumerate(QUANTITIES):
-                mean, var = _moments(sums[v, g, q], n)
-                half = Z95 * math.sqrt(var / n) if n else math.nan
-                row[f"{quantity}_mean"], row[f"{quantity}_ci_low"], row[f"{quantity}_ci_high"] = \
-                    mean, mean - half, mean + half
-                dmean, dvar = _moments(dsums[v, g, q], n)
-                _, var0 = _moments(sums[0, g, q], n)
-                paired = Z95 * math.sqrt(dvar / n) if n and v else math.nan
-                independent = Z95 * math.sqrt((var + var0) / n) if n and v else math.nan
-                row[f"{quantity}_diff"] = dmean if v else math.nan
-                row[f"{quantity}_diff_ci_low"] = dmean - paired
-                row[f"{quantity}_diff_ci_high"] = dmean + paired
-                row[f"{quantity}_diff_independent_half_width"] = independent
-                row[f"{quantity}_variance_reduction"] = (independent / paired) ** 2 if paired > 0 else math.nan
+                row.update(_quantity_cells(quantity, sums[v, g, q], sums[0, g, q], dsums[v, g, q], n, v > 0))
             rows.append(row)
     frame = pd.DataFrame(rows)
     frame["value"] = frame["value"].astype(str)
     return frame
+
+
+def _quantity_cells(quantity: str, s: np.ndarray, s0: np.ndarray, ds: np.ndarray, n: int, later: bool) -> dict:
+    """One quantity's columns of one row: the mean with its interval, and for a later value the paired
+    difference from the first (interval, p-value, independent half-width, variance reduction)."""
+    bounds, dbounds = ((0.0, 1.0), (-1.0, 1.0)) if quantity == "win" else (None, None)
+    mean, var = _moments(s, n)
+    low, high = mean_ci(mean, var, n, bounds=bounds) if n else (math.nan, math.nan)
+    out = {f"{quantity}_mean": mean, f"{quantity}_ci_low": low, f"{quantity}_ci_high": high}
+    dmean, dvar = _moments(ds, n)
+    _, var0 = _moments(s0, n)
+    tie = later and n > 1 and ds[1] == 0           # every d exactly 0 (d went through intervals.exact)
+    dlow, dhigh = mean_ci(dmean, dvar, n, bounds=dbounds, tie=tie) if later and n else (math.nan, math.nan)
+    paired = Z95 * math.sqrt(floored_var(dvar, n) / n) if later and n > 1 and not tie else math.nan
+    independent = Z95 * math.sqrt((var + var0) / n) if later and n else math.nan
+    out.update({f"{quantity}_diff": dmean if later else math.nan, f"{quantity}_diff_ci_low": dlow,
+                f"{quantity}_diff_ci_high": dhigh,
+                f"{quantity}_diff_p": mean_p(dmean, dvar, n, tie) if later else math.nan,
+                f"{quantity}_diff_independent_half_width": independent,
+                f"{quantity}_variance_reduction": (independent / paired) ** 2 if paired > 0 else math.nan})
+    return out
 
 
 def _moments(s: np.ndarray, n: int) -> tuple[float, float]:

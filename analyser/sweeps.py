@@ -1,10 +1,12 @@
-"""Parameter sweeps: one seat's policy played over a range of parameter values on common deals.
+"""Parameter sweeps: one policy played over a range of parameter values, in every seat, on common deals.
 
 ``sweep("palace", ["pickup:max_pile=0..12", "saver"], players=4)`` plays the same
 deals (first_deal .. first_deal + n - 1, same seed) once per value of the swept
-parameter(s), the other seats fixed, and reports the swept seat's win share and
-mean score with 95% intervals per value, the best value, and that best value
-re-checked on a fresh seed.
+parameter(s), each deal in every seat arrangement of the line-up, and reports
+per value the swept policy's win share and mean score against the fair share,
+and its paired difference from a baseline value, with 95% intervals; the values
+that differ from the baseline under family-wise error control; the best value;
+and that best value re-checked on a fresh seed.
 
 Value syntax, in one ``--policy`` (``name:param=VALUES,...``):
 
@@ -21,17 +23,49 @@ two players, the swept policy then one policy for every other seat; or the
 swept policy alone, when every other seat plays that policy with the swept
 parameters at their defaults (the other parameters as given).
 
-Common deals and no recompiling: the engine takes a policy's parameters as a
-float64 row, so ONE ChunkRunner is built (compiled or loaded once) and its
-``params[seat]`` row is replaced before each value's run; the deals depend only
-on (seed, deal index), so every value meets the same cards.
+Arrangements: a seat's advantage is not a strategy's, so every deal is played
+in each rotation of the line-up over the seats (over the teams in a team game,
+so partners stay together: analyser.seatings.rotations), the swept policy in
+every seat (team) once. Each policy instance keeps its stream id (its seat in
+the line-up) as it moves. Every value and the baseline meet the same deals,
+arrangements and streams, so a value that plays exactly as the baseline
+differs from it by exactly 0.
 
-Best and re-check: the best setting is the one with the highest win share (the
+Per deal d and value v: w[v, d] = the swept seat's win share (score) averaged
+over the arrangements of deal d; one deal is one observation. The win share's
+interval is the effective-n Wilson interval of the mean of w[v, .] over deals
+(analyser.stats.intervals.mean_ci, bounds (0, 1)); the difference from the
+baseline b is the mean of w[v, d] - w[b, d] with intervals.values_ci (an exact
+tie is [0, 0]; win share differences within (-1, 1)). A deal aborted in any
+arrangement of v (or of b, for the difference) is dropped and counted.
+
+Baseline: the swept policy with the swept parameters at their defaults (or
+``baseline={...}``); if no value equals it, it is played too, on the same
+deals, and the metadata says so.
+
+Many values at once: each difference gets a two-sided paired z-test (the
+floored variance of intervals.floored_var; an exact tie has p = 1), and the
+p-values of the values other than the baseline are adjusted by Holm's
+step-down method; a value is flagged as different from the baseline when its
+Holm-adjusted p-value is below 5%, so a sweep of values that change nothing
+flags any value in at most 5% of runs (fewer, since the tests share the
+baseline and are positively correlated). Holm rather than a max-|t| band: it
+needs only each value's own test, so a sweep of thousands of values keeps one
+value's per-deal data at a time.
+
+Common deals and no recompiling: the engine takes a policy's parameters as a
+float64 row, so one ChunkRunner per arrangement is built (compiled or loaded
+once) and the swept seat's ``params`` row is replaced before each value's run;
+the deals depend only on (seed, deal index), so every value meets the same cards.
+
+Best and re-check: the best setting is the one with the highest difference from
+the baseline (the same order as the rotated win share, on the same deals; the
 first in sweep order among equals). The best of many noisy estimates overstates
-itself (the winner's curse), so the best setting is played again on a fresh
-seed (``check_seed``, default seed + 1,000,003) with the same number of deals;
-``recheck["curse"]`` is the best estimate minus the re-check estimate, with a
-95% interval treating the two as independent estimates.
+itself (the winner's curse), so the best setting and the baseline are played
+again on a fresh seed (``check_seed``, default seed + 1,000,003) with the same
+number of deals and arrangements; ``recheck["curse"]`` is the best difference
+minus the re-check difference, with a 95% interval treating the two as
+independent estimates.
 """
 from __future__ import annotations
 
@@ -48,10 +82,11 @@ import pandas as pd
 
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError, choices
-from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy, split_spec
+from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
 from analyser.core.registry import get_game, plural
 from analyser.results_file import read_results
-from analyser.stats.intervals import Z95
+from analyser.seatings import is_team_game, rotations, seat_groups
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 
 KIND = "sweep"
 DEFAULT_DEALS = 10_000
@@ -59,8 +94,12 @@ CHECK_SEED_OFFSET = 1_000_003
 MAX_SWEPT = 2
 MAX_VALUES = 10_000
 SYNTAX = "lo..hi, lo..hi:step or a|b|c"
+ALPHA = 0.05
 TABLE_COLUMNS = ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low",
-                 "score_ci_high", "mean_rank", "draw_rate")
+                 "score_ci_high", "win_diff", "win_diff_ci_low", "win_diff_ci_high", "score_diff",
+                 "score_diff_ci_low", "score_diff_ci_high", "p_value", "p_holm", "significant", "baseline",
+                 "mean_rank", "draw_rate")
+FLAGS = ("significant", "baseline")
 
 
 # ---------------------------------------------------------------- values
@@ -111,6 +150,12 @@ class SweepPlan:
     values: tuple[tuple[float, ...], ...]  # each parameter's values
     settings: tuple[SeatPolicy, ...]       # the swept seat's policy at each setting (cartesian product)
     text: str                              # the swept policy as given
+    baseline: SeatPolicy                   # the swept policy at its defaults (or the baseline given)
+
+    @property
+    def baseline_row(self) -> int | None:
+        """The setting that plays as the baseline (None: the baseline is played besides the values)."""
+        return next((i for i, s in enumerate(self.settings) if same_policy(s, self.baseline)), None)
 
 
 def _has_values(item) -> bool:
@@ -154,8 +199,23 @@ def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, s
     return available[name], fixed, swept, item.strip()
 
 
-def plan_sweep(game_spec, players: int, policies, values: dict | None = None) -> SweepPlan:
-    """Read the line-up and the swept values (see the module docstring); every value checked."""
+def _baseline_values(baseline, spec: PolicySpec, names: tuple[str, ...]) -> dict[str, float]:
+    """The baseline's swept parameters: their defaults, with those given (a dict or ``p=v,q=w``)."""
+    chosen = {n: spec.defaults()[n] for n in names}
+    if baseline is None:
+        return chosen
+    given = split_spec(f"{spec.name}:{baseline}")[1] if isinstance(baseline, str) else baseline
+    if not isinstance(given, dict):
+        raise UserError("the baseline must be a dict of swept parameter -> value, or 'param=value,...'")
+    for key, value in given.items():
+        if key not in names:
+            raise UserError(f"the baseline sets '{key}', which is not swept; swept: {', '.join(names)}")
+        chosen[key] = value                     # bind checks it
+    return chosen
+
+
+def plan_sweep(game_spec, players: int, policies, values: dict | None = None, baseline=None) -> SweepPlan:
+    """Read the line-up, the swept values and the baseline (see the module docstring); every value checked."""
     available, signature = game_spec.policy_map, game_spec.policy_signature
     if policies is None:
         raise UserError(f"give the policy to sweep, e.g. --policy 'pickup:max_pile=0..12' ({SYNTAX})")
@@ -213,12 +273,99 @@ def plan_sweep(game_spec, players: int, policies, values: dict | None = None) ->
             seats.append(as_seat_policy(items[i], available, signature))
     if not isinstance(spec.fn, str):
         as_seat_policy(settings[0], available, signature)        # a user function: check its arity
-    return SweepPlan(tuple(seats), swept_seat, names, tuple(tuple(v) for v in swept.values()), settings, text)
+    base = spec.bind(**fixed, **_baseline_values(baseline, spec, names))
+    return SweepPlan(tuple(seats), swept_seat, names, tuple(tuple(v) for v in swept.values()), settings, text, base)
+
+
+# ---------------------------------------------------------------- arrangements and per-deal values
+
+def sweep_arrangements(players: int, teams) -> tuple[list[list[int]], str]:
+    """The rotations of the line-up over the seats (the teams, in a team game): per arrangement, the
+    line-up seat whose policy instance sits on each seat, which is also that seat's stream id."""
+    groups = seat_groups(teams)
+    homes = [ids for _, ids in rotations(list(range(len(groups))), groups)]
+    name = "rotations of the line-up over the teams" if is_team_game(groups) else "rotations of the line-up"
+    return homes, name
+
+
+@dataclass(frozen=True)
+class Plays:
+    """Per deal, the swept seat's win share, score, rank and the draw averaged over the arrangements
+    (``exact``: no float residues), and whether any arrangement aborted."""
+    win: np.ndarray
+    score: np.ndarray
+    rank: np.ndarray
+    draw: np.ndarray
+    aborted: np.ndarray
+
+    @classmethod
+    def of(cls, records: list[np.ndarray], positions: list[int]) -> Plays:
+        """``records[k]``: arrangement k's records of one block of deals; the swept seat sits at positions[k]."""
+        def mean(field, seat=True):
+            return exact(np.mean([r[field][:, p] if seat else r[field] for r, p in
+                                  zip(records, positions, strict=True)], axis=0))
+
+        aborted = np.any([r["aborted"].astype(bool) for r in records], axis=0)
+        return cls(mean("win"), mean("score"), mean("rank"), mean("draw", seat=False), aborted)
+
+    @classmethod
+    def concat(cls, blocks: list[Plays]) -> Plays:
+        return cls(*(np.concatenate([getattr(b, f.name) for b in blocks]) for f in dataclasses.fields(cls)))
+
+
+def paired_p(diff: dict) -> float:
+    """Two-sided p-value of a paired difference (``values_ci``'s dict): a z-test with the floored
+    variance; an exact tie has p = 1; NaN below two deals."""
+    if diff["tie"]:
+        return 1.0
+    if diff["n"] < 2 or not math.isfinite(diff["mean"]):
+        return float("nan")
+    se = math.sqrt(float(floored_var(diff["sd"] ** 2, diff["n"])) / diff["n"])
+    return math.erfc(abs(diff["mean"]) / se / math.sqrt(2))
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control over the finite ones; NaN stays NaN)."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    return out
+
+
+def _diff_se(diff: dict) -> float:
+    if diff["tie"]:
+        return 0.0
+    return math.sqrt(float(floored_var(diff["sd"] ** 2, diff["n"])) / diff["n"]) if diff["n"] >= 2 else float("nan")
+
+
+def setting_row(plays: Plays, base: Plays) -> dict:
+    """A setting's share and score over its kept deals, and its paired difference from the baseline."""
+    keep = ~plays.aborted
+    n = int(keep.sum())
+    out = {"games": n, "aborted": int(plays.aborted.sum())}
+    for q, bounds in (("win", (0.0, 1.0)), ("score", None)):
+        v = getattr(plays, q)[keep]
+        mean = float(v.mean()) if n else float("nan")
+        low, high = mean_ci(mean, v.var(ddof=1) if n > 1 else np.nan, n, bounds=bounds)
+        out[f"{q}_rate" if q == "win" else "score_mean"] = mean
+        out[f"{q}_ci_low"], out[f"{q}_ci_high"] = low, high
+    both = ~(plays.aborted | base.aborted)
+    for q, bounds in (("win", (-1.0, 1.0)), ("score", None)):
+        d = values_ci(getattr(plays, q)[both] - getattr(base, q)[both], bounds=bounds)
+        out[f"{q}_diff"], out[f"{q}_diff_ci_low"], out[f"{q}_diff_ci_high"] = d["mean"], d["low"], d["high"]
+        if q == "win":
+            out["p_value"], out["win_diff_se"], out["tie"] = paired_p(d), _diff_se(d), d["tie"]
+    out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
+    out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
+    return {k: _plain(v) for k, v in out.items()}
 
 
 # ---------------------------------------------------------------- the result
 
-def best_index(table: pd.DataFrame, value: str = "win_rate") -> int:
+def best_index(table: pd.DataFrame, value: str = "win_diff") -> int:
     """The row with the highest ``value`` (the first among equals; NaN never wins)."""
     v = table[value].to_numpy(float)
     if not np.isfinite(v).any():
@@ -228,15 +375,19 @@ def best_index(table: pd.DataFrame, value: str = "win_rate") -> int:
 
 @dataclass(eq=False)
 class SweepResult:
-    """One seat's policy over parameter values on common deals.
+    """One policy over parameter values, in every seat arrangement, on common deals.
 
-    table    one row per setting: the parameter column(s), games, aborted, win_rate, win_ci_low,
-             win_ci_high, score_mean, score_ci_low, score_ci_high, mean_rank, draw_rate, best
-    best     the best setting (highest win share): params, row, win_rate, its interval, score_mean
-    recheck  the best setting on a fresh seed: seed, deals, win_rate and interval, score_mean, curse
-             (best estimate - re-check estimate) with curse_ci_low / curse_ci_high
-    meta     kind, game, unit, players, lineup, seat, policy, parameters (name, values, low, high,
-             integer, default), seed, check_seed, deals, first_deal, settings, streams, versions, timing
+    table    one row per setting: the parameter column(s), games (kept deals), aborted (dropped deals),
+             win_rate, win_ci_low, win_ci_high, score_mean, score_ci_low, score_ci_high (the swept policy,
+             averaged over the arrangements), win_diff, score_diff and their intervals (paired
+             difference from the baseline), p_value, p_holm (Holm-adjusted), significant (p_holm < 5%),
+             baseline (this setting is the baseline), mean_rank, draw_rate, best
+    best     the best setting (highest win_diff): params, row, win share and difference with intervals
+    recheck  the best setting and the baseline on a fresh seed: seed, deals, win_rate, win_diff and
+             intervals, curse (best - re-check difference) with curse_ci_low / curse_ci_high
+    meta     kind, game, unit, players, lineup, seat, policy, parameters (name, values, low, high, integer,
+             default), arrangements, baseline, fair_share, family (the multiple-testing control), seed,
+             check_seed, deals, first_deal, settings, method, versions, timing
     """
     table: pd.DataFrame
     best: dict
@@ -248,21 +399,19 @@ class SweepResult:
         return [p["name"] for p in self.meta["parameters"]]
 
     def plot(self, value: str = "win_rate"):
-        """The curve of ``value`` against the parameter with its 95% band (a heat map for two parameters)."""
+        """The curve of ``value`` (``win_rate``, ``win_diff``, ``score_mean``, ``score_diff``) against the
+        parameter with its 95% band, values that differ from the baseline marked (a heat map for two)."""
         from analyser.plots.figures import sweep_curve, sweep_heatmap
 
-        cols = [*self.parameters, *(c for c in self.table.columns if c not in self.parameters)]
-        frame = self.table[cols]
-        meta = {**self.meta, "policy": self.meta["policy"]}
         if len(self.parameters) == 1:
-            return sweep_curve(frame, meta, x=self.parameters[0], value=value)
-        return sweep_heatmap(frame, meta, x=self.parameters[1], y=self.parameters[0], value=value)
+            return sweep_curve(self.table, self.meta, x=self.parameters[0], value=value)
+        return sweep_heatmap(self.table, self.meta, x=self.parameters[1], y=self.parameters[0], value=value)
 
     def to_dict(self) -> dict:
         m = self.meta
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "lineup", "seat", "policy", "swept",
-                                     "parameters", "deals", "first_deal", "seed", "check_seed", "settings",
-                                     "streams", "method")}
+                                     "parameters", "arrangements", "baseline", "fair_share", "family", "deals",
+                                     "first_deal", "seed", "check_seed", "settings", "streams", "method")}
         out.update(table=[{k: _plain(v) for k, v in r.items()} for r in self.table.to_dict("records")],
                    best=self.best, recheck=self.recheck, threads=m.get("threads"), seconds=m.get("seconds"),
                    games_per_second=m.get("games_per_second"), versions=m.get("versions"))
@@ -277,24 +426,26 @@ class SweepResult:
         return path
 
     def __repr__(self) -> str:
-        m, b, r = self.meta, self.best, self.recheck
-        lines = [f"<SweepResult {m['game']}: seat {m['seat']} {m['swept']} against "
-                 f"{', '.join(p for i, p in enumerate(m['lineup']) if i != m['seat']) or '-'}; "
-                 f"{m['players']} players, {len(self.table)} settings x {m['deals']:,} {plural(m['unit'])}, "
-                 f"seed {m['seed']}>",
-                 f"  best: {setting_text(b['params'])}: win share {_pc(b['win_rate'])} "
-                 f"[{_pc(b['win_ci_low'])}, {_pc(b['win_ci_high'])}]",
-                 f"  {recheck_text(r, m['unit'])}",
+        m, b = self.meta, self.best
+        lines = [f"<SweepResult {m['game']}: {m['swept']} against {others_text(m)}, in every seat "
+                 f"({arrangements_text(m)}); {m['players']} players, {len(self.table)} settings x {m['deals']:,} "
+                 f"{plural(m['unit'])}, seed {m['seed']}>",
+                 f"  {baseline_text(m)}; fair share {_pc(m['fair_share'])}",
+                 f"  best: {best_text(b)}",
+                 f"  {family_text(m['family'])}",
+                 f"  {recheck_text(self.recheck, m['unit'])}",
                  "  .table .best .recheck .meta .plot() .save(path) .to_dict()"]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        m, b = self.meta, self.best
-        head = (f"<p><b>{html.escape(m['game'])}</b>: seat {m['seat']} plays {html.escape(m['swept'])} "
-                f"against {html.escape(', '.join(m['lineup']))}; {m['players']} players, "
-                f"{m['deals']:,} {plural(m['unit'])} per setting (common deals), seed {m['seed']}.<br>"
-                f"Best: {html.escape(setting_text(b['params']))}, win share {_pc(b['win_rate'])}; "
-                f"{html.escape(recheck_text(self.recheck, m['unit']))}</p>")
+        m = self.meta
+        parts = [f"<b>{html.escape(m['game'])}</b>: {html.escape(m['swept'])} against "
+                 f"{html.escape(others_text(m))}, in every seat ({html.escape(arrangements_text(m))}); "
+                 f"{m['players']} players, {m['deals']:,} {plural(m['unit'])} per setting (common deals), "
+                 f"seed {m['seed']}; fair share {_pc(m['fair_share'])}.",
+                 baseline_text(m) + ".", "Best: " + best_text(self.best) + ".", family_text(m["family"]) + ".",
+                 recheck_text(self.recheck, m["unit"]) + "."]
+        head = "<p>" + "<br>".join(html.escape(p) if i else p for i, p in enumerate(parts)) + "</p>"
         return head + self.table.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
 
@@ -302,10 +453,38 @@ def setting_text(params: dict) -> str:
     return ", ".join(f"{k}={_g(v)}" for k, v in params.items())
 
 
+def others_text(meta: dict) -> str:
+    return ", ".join(p for i, p in enumerate(meta["lineup"]) if i != meta["seat"]) or "-"
+
+
+def arrangements_text(meta: dict) -> str:
+    a = meta["arrangements"]
+    return f"{a['name']}: {a['count']} arrangements"
+
+
+def baseline_text(meta: dict) -> str:
+    b = meta["baseline"]
+    source = "the defaults" if b["defaults"] else "as given"
+    where = "one of the values" if b["row"] is not None else "not among the values, so played too on the same deals"
+    return f"baseline {setting_text(b['params'])} ({source}; {where})"
+
+
+def best_text(b: dict) -> str:
+    return (f"{setting_text(b['params'])}: win share {_pc(b['win_rate'])} [{_pc(b['win_ci_low'])}, "
+            f"{_pc(b['win_ci_high'])}]; vs baseline {_pp(b['win_diff'])} points [{_pp(b['win_diff_ci_low'])}, "
+            f"{_pp(b['win_diff_ci_high'])}], Holm p {format_p(b['p_holm'])}")
+
+
+def family_text(family: dict) -> str:
+    return (f"{family['flagged']} of {family['tests']} values differ from the baseline ({family['method']}, "
+            f"family-wise {100 * family['alpha']:g}%)")
+
+
 def recheck_text(r: dict, unit: str = "game") -> str:
     return (f"re-check on seed {r['seed']} ({r['deals']:,} {plural(unit)}): win share {_pc(r['win_rate'])} "
-            f"[{_pc(r['win_ci_low'])}, {_pc(r['win_ci_high'])}]; winner's curse (best - re-check) "
-            f"{_pp(r['curse'])} points [{_pp(r['curse_ci_low'])}, {_pp(r['curse_ci_high'])}]")
+            f"[{_pc(r['win_ci_low'])}, {_pc(r['win_ci_high'])}], vs baseline {_pp(r['win_diff'])} points; "
+            f"winner's curse (best - re-check difference) {_pp(r['curse'])} points [{_pp(r['curse_ci_low'])}, "
+            f"{_pp(r['curse_ci_high'])}]")
 
 
 def _g(v) -> str:
@@ -320,6 +499,17 @@ def _pp(x) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{100 * x:+.2f}"
 
 
+def format_p(x) -> str:
+    """A p-value: three figures, or ``<0.0001``."""
+    if x is None or not math.isfinite(x):
+        return "-"
+    return "<0.0001" if x < 1e-4 else f"{x:.2g}"
+
+
+def _whole(v: float, integer: bool):
+    return int(v) if integer else float(v)
+
+
 def _plain(v):
     from analyser.comparison import _plain as plain
 
@@ -328,33 +518,18 @@ def _plain(v):
 
 # ---------------------------------------------------------------- running
 
-def _new_tally(players: int):
-    from analyser.stats.tally import OUTCOME_QUANTITIES, Tally
-
-    return Tally(players, {"seat": tuple((s,) for s in range(players))}, OUTCOME_QUANTITIES, ())
-
-
-def _row(tally, seat: int, unit: str) -> dict:
-    from analyser.stats.summary import group_table
-
-    row = group_table(tally, "seat", unit).iloc[seat].to_dict()
-    out = {k: _plain(row[k]) for k in TABLE_COLUMNS if k in row}
-    out["games"], out["aborted"] = int(tally.completed), int(tally.aborted)
-    mean, sd = tally.mean_and_sd("seat", "win")
-    out["win_se"] = float(sd[seat] / math.sqrt(tally.completed)) if tally.completed else None
-    return out
-
-
 def sweep(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
           seed: int = 0, rules: dict | None = None, threads: int | None = None, values: dict | None = None,
-          check_seed: int | None = None, first_deal: int = 0, unit: str | None = None, out=None,
+          baseline=None, check_seed: int | None = None, first_deal: int = 0, unit: str | None = None, out=None,
           progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None) -> SweepResult:
-    """Sweep one seat's policy parameters on common deals (see the module docstring).
+    """Sweep one policy's parameters in every seat arrangement on common deals (see the module docstring).
 
     policies: the line-up; the swept policy carries VALUES (``"pickup:max_pile=0..12"``), or give
     ``values={"max_pile": range(13)}`` to sweep the first policy (a name, spec or SeatPolicy).
-    deals (or n): deals per setting (default 10,000). check_seed: the re-check's seed
-    (default seed + 1,000,003). out: also write the table and metadata to this Parquet file.
+    baseline: the swept parameters' values the differences are taken from (a dict or ``"max_pile=0"``;
+    default: their defaults). deals (or n): deals per setting (default 10,000), each played in every
+    arrangement. check_seed: the re-check's seed (default seed + 1,000,003). out: also write the table
+    and metadata to this Parquet file.
     """
     from analyser.core.progress import in_notebook, preparing, progress_bar
     from analyser.core.runner import ChunkRunner, chunks, set_threads
@@ -369,122 +544,159 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
     base = RunConfig.build(game, players, spec.default_policy, 1, seed, rules, 0, None, unit)  # players, rules, seed
     count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(spec.unit)}", 1)
-    plan = plan_sweep(base.game, base.players, policies, values)
+    plan = plan_sweep(base.game, base.players, policies, values, baseline)
     seed = base.seed
     check_seed = (seed + CHECK_SEED_OFFSET) % (MAX_INDEX + 1) if check_seed is None else \
         whole_number(check_seed, "the re-check seed")
     if check_seed == seed:
         raise UserError(f"the re-check seed must differ from the run seed ({seed})")
-    config = RunConfig.build(base.game, base.players, list(plan.seats), count, seed, rules, first_deal, None)
+    homes, scheme = sweep_arrangements(base.players, base.game.team_of(base.players))
+    configs = [RunConfig.build(base.game, base.players, [plan.seats[h] for h in ids], count, seed, rules,
+                               first_deal, ids) for ids in homes]
+    positions = [ids.index(plan.seat) for ids in homes]
     threads = set_threads(threads)
     if out is not None:
         from analyser.results_file import check_target
 
         check_target(Path(out))
-    meta = _metadata(config, plan, check_seed)
     with preparing(progress):
-        runner = ChunkRunner(config)
-    unit_name = config.game.unit
-    rows, sim_seconds = [], 0.0
+        runners = [ChunkRunner(c) for c in configs]
+    extra = plan.baseline_row is None
+    sim_seconds, done = 0.0, 0
     t_start = time.perf_counter()
-    total = count * (len(plan.settings) + 1)
-    label = f"{config.game.name} x{config.players}, {len(plan.settings)} settings"
+    total = count * len(homes) * (len(plan.settings) + extra + 2)
+    label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
+    rows: list[dict] = []
     try:
         with progress_bar(total, label, progress) as bar:
-            def play(seat_policy, run_config):
-                nonlocal sim_seconds
-                runner.config = run_config
-                runner.params[plan.seat] = seat_policy.row()
-                tally = _new_tally(config.players)
-                for start, size in chunks(config.first_deal, count, chunk_size):
+            def play(setting: SeatPolicy, run_seed: int) -> Plays:
+                nonlocal sim_seconds, done
+                for runner, config, position in zip(runners, configs, positions, strict=True):
+                    runner.config = dataclasses.replace(config, seed=run_seed)
+                    runner.params[position] = setting.row()
+                blocks = []
+                for start, size in chunks(configs[0].first_deal, count, chunk_size):
                     t0 = time.perf_counter()
-                    rec = runner.run(start, size)
+                    records = [runner.run(start, size) for runner in runners]
                     sim_seconds += time.perf_counter() - t0
-                    tally.add(rec)
+                    blocks.append(Plays.of(records, positions))
+                    done += size * len(runners)
                     if bar:
-                        done = len(rows) * count + tally.units
                         rate = done / max(time.perf_counter() - t_start, 1e-9)
-                        bar.advance(size, f"{rate:,.0f} {plural(unit_name)}/s")
-                return _row(tally, plan.seat, unit_name)
+                        bar.advance(size * len(runners), f"{rate:,.0f} plays/s")
+                return Plays.concat(blocks)
 
-            for setting in plan.settings:
-                rows.append(play(setting, config))
+            base_plays = play(plan.baseline, seed)
+            for i, setting in enumerate(plan.settings):
+                rows.append(setting_row(base_plays if i == plan.baseline_row else play(setting, seed), base_plays))
             table = _table(plan, rows)
             k = best_index(table)
-            check = play(plan.settings[k], dataclasses.replace(config, seed=check_seed))
+            check_base = play(plan.baseline, check_seed)
+            check = setting_row(play(plan.settings[k], check_seed), check_base)
     except KeyboardInterrupt:
         kept = "; no file was written" if out is not None else ""
         raise Interrupted(f"interrupted after {len(rows)} of {len(plan.settings)} settings{kept}") from None
     finally:
-        runner.config = config
+        for runner, config in zip(runners, configs, strict=True):
+            runner.config = config
     seconds = time.perf_counter() - t_start
-    played = count * (len(plan.settings) + 1)
-    meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds,
-                games_per_second=played / seconds if seconds > 0 else None)
+    meta = _metadata(configs[0], plan, check_seed, homes, scheme, setting_row(base_plays, base_plays), table)
+    meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds, plays=done,
+                games_per_second=done / seconds if seconds > 0 else None)
     best = _best(plan, table, rows, k)
-    recheck = _recheck(check, best, check_seed, count)
     table["best"] = np.arange(len(table)) == k
-    result = SweepResult(table, best, recheck, meta)
+    result = SweepResult(table, best, _recheck(check, best, check_seed, count), meta)
     if out is not None:
         result.save(out)
     return result
 
 
 def _table(plan: SweepPlan, rows: list[dict]) -> pd.DataFrame:
+    """The settings' rows with their parameter columns, Holm over the values other than the baseline."""
     cols = {}
     for name in plan.names:
         vals = np.array([s.values[name] for s in plan.settings[: len(rows)]])
         integer = next(p for p in plan.settings[0].spec.params if p.name == name).integer
         cols[name] = vals.astype(np.int64) if integer else vals
     frame = pd.DataFrame(cols)
+    is_base = np.arange(len(rows)) == (-1 if plan.baseline_row is None else plan.baseline_row)
+    p = np.array([np.nan if b else r["p_value"] for r, b in zip(rows, is_base, strict=True)], dtype=float)
+    adjusted = holm(p)
     for key in TABLE_COLUMNS:
         frame[key] = [r.get(key) for r in rows]
-    return frame.astype({k: float for k in TABLE_COLUMNS if k not in ("games", "aborted")})
+    frame["p_holm"] = adjusted
+    frame["significant"] = np.nan_to_num(adjusted, nan=1.0) < ALPHA
+    frame["baseline"] = is_base
+    return frame.astype({k: float for k in TABLE_COLUMNS if k not in ("games", "aborted", *FLAGS)})
+
+
+STATS = ("win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low", "score_ci_high", "win_diff",
+         "win_diff_ci_low", "win_diff_ci_high", "score_diff", "score_diff_ci_low", "score_diff_ci_high")
 
 
 def _best(plan: SweepPlan, table: pd.DataFrame, rows: list[dict], k: int) -> dict:
     row = rows[k]
     return {"row": k, "params": {n: _plain(table[n].iloc[k]) for n in plan.names},
-            "policy": plan.settings[k].label(), "games": row["games"],
-            **{key: row.get(key) for key in ("win_rate", "win_ci_low", "win_ci_high", "score_mean",
-                                             "score_ci_low", "score_ci_high")},
-            "win_se": row["win_se"]}
+            "policy": plan.settings[k].label(), "games": row["games"], **{key: row.get(key) for key in STATS},
+            "p_value": row["p_value"], "p_holm": _plain(table["p_holm"].iloc[k]),
+            "significant": bool(table["significant"].iloc[k]), "win_diff_se": row["win_diff_se"]}
 
 
 def _recheck(row: dict, best: dict, check_seed: int, count: int) -> dict:
     curse = low = high = None
-    if row["win_rate"] is not None and best["win_rate"] is not None:
-        curse = best["win_rate"] - row["win_rate"]
-        se = math.hypot(best["win_se"] or 0.0, row["win_se"] or 0.0)
+    if row["win_diff"] is not None and best["win_diff"] is not None:
+        curse = float(exact(best["win_diff"] - row["win_diff"]))
+        se = math.hypot(best["win_diff_se"], row["win_diff_se"])
         low, high = curse - Z95 * se, curse + Z95 * se
     return {"seed": check_seed, "deals": count, "games": row["games"], "aborted": row["aborted"],
-            **{key: row.get(key) for key in ("win_rate", "win_ci_low", "win_ci_high", "score_mean",
-                                             "score_ci_low", "score_ci_high")},
-            "curse": curse, "curse_ci_low": low, "curse_ci_high": high}
+            **{key: row.get(key) for key in STATS}, "p_value": row["p_value"],
+            "curse": curse, "curse_ci_low": _plain(low), "curse_ci_high": _plain(high)}
 
 
-METHOD = ("every setting plays deals first_deal .. first_deal + deals - 1 with the run seed (common deals), the "
-          "other seats fixed; win share and mean score of the swept seat with 95% intervals (Wilson's for a 0/1 "
-          "value, else normal); best = highest win share (first in sweep order among equals); re-check: the best "
-          "setting on check_seed with the same deals; curse = best - re-check win share, interval treating the "
-          "two as independent")
+METHOD = ("every setting and the baseline play deals first_deal .. first_deal + deals - 1 with the run seed "
+          "(common deals), each deal in every arrangement ({scheme}: the swept policy in every seat{teams} "
+          "equally often, each policy instance keeping its stream id); per deal, the swept seat's win share "
+          "(score) averaged over the arrangements (one deal = one observation, rounded to 1e-9); win share: "
+          "effective-n Wilson 95% interval of the mean over deals; difference from the baseline: mean of the "
+          "per-deal differences, 95% interval from them (win share differences Wilson within (-1, 1), an "
+          "exact tie [0, 0]); p-value: two-sided paired z-test (variance floored, s^2 + 1/n), Holm-adjusted "
+          "over the values other than the baseline, flagged when below 5% (family-wise); a deal aborted in "
+          "any arrangement is dropped; best = highest difference from the baseline (first in sweep order "
+          "among equals); re-check: the best setting and the baseline on check_seed with the same deals and "
+          "arrangements; curse = best - re-check difference, interval treating the two as independent")
 
 
-def _metadata(config: RunConfig, plan: SweepPlan, check_seed: int) -> dict:
-    base = config.metadata()
+def _metadata(config: RunConfig, plan: SweepPlan, check_seed: int, homes, scheme: str, base_row: dict,
+              table: pd.DataFrame) -> dict:
+    meta = config.metadata()
     spec = plan.settings[0].spec
     params = {p.name: p for p in spec.params}
-    lineup = list(base["policies"])
+    lineup = [plan.seats[s].label() for s in range(config.players)]
     lineup[plan.seat] = plan.text
-    return {"kind": KIND, "game": base["game"], "unit": base["unit"], "players": config.players,
+    game = config.game
+    teams = is_team_game(seat_groups(game.team_of(config.players)))
+    tests = int(np.isfinite(table["p_holm"].to_numpy(float)).sum())
+    return {"kind": KIND, "game": meta["game"], "unit": meta["unit"], "players": config.players,
             "lineup": lineup, "seat": plan.seat, "policy": spec.name, "swept": plan.text,
             "fixed": {k: v for k, v in plan.settings[0].values.items() if k not in plan.names},
             "parameters": [{"name": n, "values": list(v), "low": params[n].low, "high": params[n].high,
                             "integer": params[n].integer, "default": params[n].default}
                            for n, v in zip(plan.names, plan.values, strict=True)],
+            "arrangements": {"count": len(homes), "name": scheme, "seats": [list(h) for h in homes],
+                             "streams": [list(h) for h in homes], "swept_seat": [h.index(plan.seat) for h in homes],
+                             "teams": teams},
+            "baseline": {"params": {n: _whole(plan.baseline.values[n], params[n].integer) for n in plan.names},
+                         "policy": plan.baseline.label(), "row": plan.baseline_row,
+                         "defaults": all(plan.baseline.values[n] == params[n].default for n in plan.names),
+                         **{k: base_row[k] for k in ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high",
+                                                     "score_mean", "score_ci_low", "score_ci_high")}},
+            "fair_share": game.win_total(config.players) / config.players,
+            "family": {"method": "Holm", "alpha": ALPHA, "tests": tests,
+                       "flagged": int(table["significant"].sum())},
             "deals": config.deals, "first_deal": config.first_deal, "seed": config.seed, "check_seed": check_seed,
-            "settings": base["settings"], "streams": base["streams"], "outcome": config.game.outcome,
-            "method": METHOD, "confidence": 0.95, "versions": base["versions"]}
+            "settings": meta["settings"], "streams": "each policy instance keeps its line-up seat as its stream id",
+            "outcome": game.outcome, "method": METHOD.format(scheme=scheme, teams=" (team)" if teams else ""),
+            "confidence": 0.95, "versions": meta["versions"]}
 
 
 def load_sweep(path: str | Path) -> SweepResult:
@@ -492,7 +704,8 @@ def load_sweep(path: str | Path) -> SweepResult:
     meta, frame, path = read_results(path, KIND, "a sweep (written by `analyser sweep --out`)")
     try:
         best, recheck = meta.pop("best"), meta.pop("recheck")
-        missing = [n for n in [p["name"] for p in meta["parameters"]] + ["win_rate"] if n not in frame]
+        missing = [n for n in [p["name"] for p in meta["parameters"]] + ["win_rate", "win_diff"] if n not in frame]
+        missing += [k for k in ("arrangements", "baseline", "family") if k not in meta]   # an older layout
         if missing:
             raise KeyError(", ".join(missing))
     except (ValueError, KeyError, TypeError) as err:

@@ -88,3 +88,30 @@ def test_cli_table_file_show_plot_and_json(tmp_path):
     assert drawn.exit_code == 0, drawn.output
     bad = runner.invoke(app, ["vary", "olenon", "--setting", "talk=none", "-n", "10"])
     assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "two or more different values" in bad.output
+
+
+def test_differences_leave_out_the_first_value_of_on_off_and_number_settings():
+    """The table's value column is text; the first value in meta is a bool or an int."""
+    onoff = analyser.vary("palace", "ten_on_anything", ["off", "on"], policies=["saver"], players=2, n=50, seed=1)
+    assert list(onoff.differences()["value"]) == ["True", "True"] and onoff.differences()["win_diff"].notna().all()
+    number = analyser.vary("olenon", "rounds", "2,3", policies=["shed"], n=50, seed=1)
+    assert list(number.differences()["value"]) == ["3", "3"] and number.differences()["win_diff"].notna().all()
+    assert "nan" not in repr(number)
+
+
+def test_a_constant_run_gets_an_honest_interval():
+    """saver wins all 30 games against random: Wilson's interval, not [100%, 100%]; the setting changes no
+    deal, so the change is an exact tie [0, 0] with p = 1."""
+    v = analyser.vary("palace", "ten_on_anything", policies=["saver", "random"], players=2, n=30, seed=0)
+    seat0 = v.table[v.table["group"] == "seat 0"]
+    assert (seat0["win_mean"] == 1).all()
+    assert seat0["win_ci_low"].max() == pytest.approx(0.8865, abs=1e-4)
+    assert seat0["win_ci_high"].to_numpy() == pytest.approx(1)
+    change = v.differences().iloc[0]
+    assert change["win_diff_ci_low"] == change["win_diff_ci_high"] == 0 and change["win_diff_p"] == 1
+
+
+def test_changes_have_p_values_that_agree_with_their_intervals(talk):
+    for _, row in talk.differences().iterrows():
+        assert 0 <= row["win_diff_p"] <= 1
+        assert (row["win_diff_p"] < 0.05) == (row["win_diff_ci_low"] > 0 or row["win_diff_ci_high"] < 0)

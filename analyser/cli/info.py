@@ -43,6 +43,8 @@ def games():
         for s in spec.settings:
             values = ("on/off" if s.kind == "bool" else "/".join(s.options) if s.kind == "choice"
                       else f"{s.low:,}..{s.high:,}")
+            if s.report_values:
+                values += "; a report tries " + "/".join(map(str, s.report_values))
             table.add_row(s.name, f"{str(s.show(s.default)).lower()} ({values})", s.description)
         console.print(table)
 

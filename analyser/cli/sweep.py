@@ -1,4 +1,4 @@
-"""``analyser sweep``: one seat's policy parameters over a range of values, on common deals."""
+"""``analyser sweep``: one policy's parameters over a range of values, in every seat, on common deals."""
 from __future__ import annotations
 
 import math
@@ -56,6 +56,10 @@ def sweep(
     matches: MatchesAlias = None,
     unit: UnitOpt = None,
     seed: SeedOpt = 0,
+    baseline: Annotated[str | None, typer.Option(
+        "--baseline", metavar="PARAM=V,...", show_default=False,
+        help="The swept parameters' values the differences are taken from (e.g. max_pile=0). Default: "
+             "their defaults; played besides the values if none equals it.")] = None,
     check_seed: Annotated[int | None, typer.Option(
         "--check-seed", metavar=N, show_default=False,
         help="Seed of the re-check of the best setting. Default: the run seed + 1,000,003.")] = None,
@@ -70,11 +74,14 @@ def sweep(
                    ] = Format.table,
     no_progress: NoProgressOpt = False,
 ):
-    """Sweep one seat's policy parameters over values against a fixed line-up, on common deals.
+    """Sweep one policy's parameters over values against a line-up, in every seat, on common deals.
 
-    Every setting plays the same deals; one compiled engine serves them all.
+    Every deal is played in every rotation of the line-up (over the teams in a team game), so a seat's
+    advantage is not read as a strategy's; every setting plays the same deals and arrangements.
 
-    Prints the swept seat's win share per setting with 95% intervals and the best setting.
+    Prints per setting the swept policy's win share against the fair share and its paired difference
+    from the baseline (the defaults) with 95% intervals, and flags the settings that differ from the
+    baseline with Holm's family-wise control over all the settings.
 
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """
@@ -84,8 +91,8 @@ def sweep(
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = checked_plot_path(plot)
     result = run_sweep(game, policies=policy or None, players=players, deals=count, seed=seed,
-                       rules=parse_rule_args(rule), threads=threads, check_seed=check_seed, unit=unit, out=out,
-                       progress=not no_progress)
+                       rules=parse_rule_args(rule), threads=threads, baseline=baseline, check_seed=check_seed,
+                       unit=unit, out=out, progress=not no_progress)
     finish(result, print_sweep, fmt, out, plot)
 
 
@@ -99,8 +106,21 @@ def _pc(x) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{100 * x:.2f}"
 
 
+def _pp(x) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{100 * x:+.2f}"
+
+
 def _num(x) -> str:
     return "-" if x is None or not math.isfinite(x) else f"{x:,.3f}"
+
+
+def _signed(x) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:+,.3f}"
+
+
+def _mark(row) -> str:
+    return ("*" if row.get("best") else "") + ("!" if row.get("significant") else "") + \
+        ("=" if row.get("baseline") else "")
 
 
 def print_sweep_table(result, console=None):
@@ -108,7 +128,7 @@ def print_sweep_table(result, console=None):
     from rich.table import Table
 
     from analyser.core.registry import get_game, plural
-    from analyser.sweeps import recheck_text, setting_text
+    from analyser.sweeps import arrangements_text, baseline_text, best_text, family_text, others_text, recheck_text
 
     console = console or Console()
     m, t = result.meta, result.table
@@ -118,27 +138,38 @@ def print_sweep_table(result, console=None):
     except Exception:  # a file of a game not registered here still prints
         title = m["game"]
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
-    others = ", ".join(f"{i}: {p}" for i, p in enumerate(m["lineup"]) if i != m["seat"])
-    console.print(f"[bold]{title}[/bold]: seat {m['seat']} plays {m['swept']} against {others or '-'}; "
-                  f"{m['players']} players, {m['deals']:,} {units} per setting, the same deals for every "
-                  f"setting (seed {m['seed']}; {settings}).")
+    aborted = int(t["aborted"].sum())
+    console.print(f"[bold]{title}[/bold]: {m['swept']} against {others_text(m)}, in every seat "
+                  f"({arrangements_text(m)}); {m['players']} players, {m['deals']:,} {units} per setting, the "
+                  f"same deals and arrangements for every setting (seed {m['seed']}; {settings})"
+                  + (f"; {aborted:,} aborted {units} dropped." if aborted else "."))
+    console.print(f"{baseline_text(m)}; fair share {_pc(m['fair_share'])}%.")
     names = result.parameters
-    show_score = not t["score_mean"].equals(t["win_rate"])     # Palace: the score is the win
-    table = Table(title=f"Seat {m['seat']} win share per setting (%, 95% intervals)", title_justify="left",
-                  caption="* best (highest win share)", caption_justify="left")
-    for name in names:
-        table.add_column(name, justify="right", overflow="fold")
-    for name in ("win share", "95% interval", *(["mean score"] if show_score else []), units, "aborted", ""):
-        table.add_column(name, justify="right", overflow="fold")
-    for row in t.to_dict("records"):
-        cells = [f"{row[n]:g}" if isinstance(row[n], float) else str(row[n]) for n in names]
-        cells += [_pc(row["win_rate"]), f"{_pc(row['win_ci_low'])}-{_pc(row['win_ci_high'])}"]
-        if show_score:
-            cells.append(_num(row["score_mean"]))
-        cells += [f"{int(row['games']):,}", f"{int(row['aborted']):,}", "*" if row.get("best") else ""]
-        table.add_row(*cells, style="bold" if row.get("best") else None)
-    console.print(table)
-    b = result.best
-    console.print(f"best: {setting_text(b['params'])}: win share {_pc(b['win_rate'])}% "
-                  f"[{_pc(b['win_ci_low'])}%, {_pc(b['win_ci_high'])}%]")
+    rows = t.to_dict("records")
+    share = Table(title="Win share per setting, in every seat, and its difference from the baseline (95% "
+                        "intervals)", title_justify="left", caption_justify="left",
+                  caption="* best   ! differs from the baseline (Holm, 5%)   = baseline")
+    _table(share, names, rows, "win %", "win_rate", "win_ci", _pc, "vs base", "win_diff", _pp)
+    console.print(share)
+    if not t["score_mean"].equals(t["win_rate"]):      # Palace: the score is the win
+        score = Table(title="Mean score per setting and its difference from the baseline (95% intervals)",
+                      title_justify="left")
+        _table(score, names, rows, "score", "score_mean", "score_ci", _num, "vs base", "score_diff", _signed)
+        console.print(score)
+    console.print(f"best: {best_text(result.best)}")
+    console.print(family_text(m["family"]) + ".")
     console.print(recheck_text(result.recheck, m["unit"]))
+
+
+def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name, diff, diff_fmt) -> None:
+    """One row per setting: the parameters, a level and a difference with their intervals, Holm's p, the marks."""
+    from analyser.sweeps import format_p
+
+    for name in (*names, level_name, "95% CI", diff_name, "95% CI", "Holm p", ""):
+        table.add_column(name, justify="right", overflow="fold")
+    for row in rows:
+        cells = [f"{row[n]:g}" if isinstance(row[n], float) else str(row[n]) for n in names]
+        cells += [level_fmt(row[level]), f"{level_fmt(row[level_ci + '_low'])} {level_fmt(row[level_ci + '_high'])}",
+                  diff_fmt(row[diff]), f"{diff_fmt(row[diff + '_ci_low'])} {diff_fmt(row[diff + '_ci_high'])}",
+                  format_p(row["p_holm"]), _mark(row)]
+        table.add_row(*cells, style="bold" if row.get("best") else None)

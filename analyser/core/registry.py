@@ -30,7 +30,12 @@ def plural(unit: str) -> str:
 @dataclass(frozen=True)
 class SettingSpec:
     """A rule setting: ``kind`` is 'bool', 'int' (``low``..``high``) or 'choice' (one of
-    ``options``, named by users; its value in the settings row, like ``default``, is the option's index)."""
+    ``options``, named by users; its value in the settings row, like ``default``, is the option's index).
+
+    ``report_values``: the values of a whole-number setting a balance report tries, steps a designer
+    would weigh (``target`` 30 / 50 / 100, not 49 / 51); a setting whose 0 means "no limit" lists 0 and
+    the limits worth trying, never 0 beside 1 as if adjacent. Left empty, a report tries one step either
+    side of the current value."""
 
     name: str
     default: int
@@ -39,6 +44,13 @@ class SettingSpec:
     low: int = 0
     high: int = 1
     options: tuple[str, ...] = ()
+    report_values: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        bad = [v for v in self.report_values if not self.low <= v <= self.high]
+        if self.report_values and (self.kind != "int" or bad or len(set(self.report_values)) < 2):
+            raise ValueError(f"setting {self.name}: report_values are two or more different whole numbers in "
+                             f"{self.low}..{self.high} of an int setting, not {self.report_values}")
 
     def parse(self, text) -> int:
         value = str(text).strip().lower()

@@ -16,7 +16,7 @@ SETTINGS = (   # the order of the settings row (constants.SETTING)
                 "card)", kind="choice", options=("winner", "lowest")),
     SettingSpec("catchup", 0, "the end-of-hand token (2-5 players) goes to the lowest score of the hand, or "
                 "the lowest match total", kind="choice", options=("hand", "total")),
-    SettingSpec("hands", 4, "hands in a match", kind="int", low=1, high=MAX_HANDS),
+    SettingSpec("hands", 4, "hands in a match", kind="int", low=1, high=MAX_HANDS, report_values=(2, 4, 8)),
     SettingSpec("max_actions", 2000, "plays and discards after which a match ends as aborted", kind="int",
                 low=1, high=1_000_000),
 )

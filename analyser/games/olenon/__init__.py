@@ -17,7 +17,8 @@ SETTINGS = (   # the order of the settings row (constants.SETTING)
                 "or the player who went out", kind="choice", options=("rotate", "winner")),
     SettingSpec("talk", 0, "what a policy may read: its own hand and public information, or every hand "
                 "(partners sharing everything aloud)", kind="choice", options=("none", "open")),
-    SettingSpec("rounds", 2, "rounds a team must win to win the match", kind="int", low=1, high=MAX_ROUNDS_TO_WIN),
+    SettingSpec("rounds", 2, "rounds a team must win to win the match", kind="int", low=1, high=MAX_ROUNDS_TO_WIN,
+                report_values=(1, 2, 3)),
     SettingSpec("max_actions", 2000, "plays, replaces and passes after which a round (and its match) ends as "
                 "aborted", kind="int", low=1, high=1_000_000),
 )
