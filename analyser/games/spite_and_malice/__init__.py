@@ -15,16 +15,18 @@ from analyser.games.spite_and_malice.constants import ERROR, MAX_PAYOFF, PLAYERS
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
-    SettingSpec("payoff_size", 20, "cards in each payoff pile", kind="int", low=1, high=MAX_PAYOFF),
-    SettingSpec("centre_piles", 3, "build piles in the centre", kind="int", low=3, high=4),
+    SettingSpec("payoff_size", 20, "cards in each payoff pile", kind="int", low=1, high=MAX_PAYOFF,
+                report_values=(10, 20, 30)),
+    SettingSpec("centre_piles", 3, "build piles in the centre", kind="int", low=3, high=4, report_values=(3, 4)),
     SettingSpec("refill_empty_hand", 0, "a player who empties their hand by building draws 5 more and goes on "
                 "(off: the hand is refilled only at the start of a turn)"),
     SettingSpec("stock_out", 0, "when the stock runs out the round is a draw: when a draw cannot be completed "
                 "(on_draw), or as soon as the stock is empty (at_once)", kind="choice", options=STOCK_OUT_NAMES),
-    SettingSpec("target", 50, "match points that win the match", kind="int", low=1, high=100_000),
+    SettingSpec("target", 50, "match points that win the match", kind="int", low=1, high=100_000,
+                report_values=(30, 50, 100)),
     SettingSpec("rounds", 0, "0: play until a player reaches the target; N: the match also ends after N rounds, "
                 "the player with more points winning (equal points: a drawn match)", kind="int", low=0,
-                high=100_000),
+                high=100_000, report_values=(0, 5, 10)),
     SettingSpec("max_turns", 2000, "turns after which a round (and its match) ends as aborted", kind="int",
                 low=1, high=1_000_000),
     SettingSpec("max_moves", 20000, "builds and discards after which a round (and its match) ends as aborted",
