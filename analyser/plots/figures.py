@@ -356,9 +356,10 @@ def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFra
 
 
 def _ci_columns(frame: pd.DataFrame, value: str) -> tuple[str, str]:
-    """``win_rate`` -> ``win_ci_low``/``win_ci_high``; else ``ci_low``/``ci_high``."""
+    """``win_diff`` -> ``win_diff_ci_low``/..., ``win_rate`` -> ``win_ci_low``/...; else ``ci_low``/``ci_high``."""
     base = value.rsplit("_", 1)[0]
-    for low, high in ((f"{base}_ci_low", f"{base}_ci_high"), ("ci_low", "ci_high")):
+    for low, high in ((f"{value}_ci_low", f"{value}_ci_high"), (f"{base}_ci_low", f"{base}_ci_high"),
+                      ("ci_low", "ci_high")):
         if low in frame and high in frame:
             return low, high
     raise ValueError(f"the sweep frame has no interval columns for {value} ({base}_ci_low or ci_low)")
@@ -373,13 +374,42 @@ def _params(frame: pd.DataFrame, value: str, given: Sequence[str | None], count:
 
 
 def _label(name: str) -> str:
-    return str(name).replace("_rate", " share").replace("_mean", "").replace("_", " ")
+    return str(name).replace("_rate", " share").replace("win_diff", "win share difference").replace("_mean", "") \
+        .replace("_", " ")
+
+
+def _is_difference(value: str) -> bool:
+    return str(value).endswith("_diff")
+
+
+def _reference(meta: dict, value: str) -> tuple[float | None, str]:
+    """The line a sweep's value is read against: 0 (the baseline) for a difference, else the fair share."""
+    if _is_difference(value):
+        return 0.0, "baseline"
+    fair = fair_share(meta) if _is_share(value) else None
+    return fair, f"fair share {pct(fair)}" if fair is not None else ""
+
+
+def _best_row(frame: pd.DataFrame, ys: np.ndarray, best: str) -> int:
+    """The sweep's own best row when the frame marks it, else the max (or min) of the values shown."""
+    if "best" in frame and frame["best"].any():
+        return int(np.flatnonzero(frame["best"].to_numpy(bool))[0])
+    return int(np.nanargmax(ys) if best == "max" else np.nanargmin(ys))
+
+
+SIGNIFICANT = "! differs from the baseline (Holm, 5%)"
+
+
+def _flags(frame: pd.DataFrame, name: str) -> np.ndarray:
+    return frame[name].to_numpy(bool) if name in frame else np.zeros(len(frame), bool)
 
 
 def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: str = "win_rate",
                 best: str = "max") -> PlotFigure:
-    """``value`` against the parameter ``x`` (default: the first other column) with its
-    95% band shaded and the best point (``best``: "max" or "min") marked."""
+    """``value`` against the parameter ``x`` (default: the first other column) with its 95% band
+    shaded, the best point (the frame's ``best`` row, else ``best``: "max" or "min") marked, the
+    values that differ from the baseline (a ``significant`` column) ringed, and the fair share
+    (for a difference: 0, the baseline) drawn."""
     (x,) = _params(frame, value, [x], 1)
     data = frame.sort_values(x)
     low_col, high_col = _ci_columns(data, value)
@@ -388,12 +418,15 @@ def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: st
     ax.fill_between(xs, data[low_col].to_numpy(float), data[high_col].to_numpy(float), color=MUTED, alpha=0.5,
                     lw=0, label="95% interval")
     ax.plot(xs, ys, "o-", color=ACCENT, ms=4, lw=1.5, label=_label(value))
-    k = int(np.nanargmax(ys) if best == "max" else np.nanargmin(ys))
+    flagged = _flags(data, "significant")
+    if flagged.any():
+        ax.plot(xs[flagged], ys[flagged], "o", mfc="none", mec=FAIR, ms=10, mew=1.5, label=SIGNIFICANT[2:])
+    k = _best_row(data, ys, best)
     shown = pct(ys[k]) if _is_share(value) else f"{ys[k]:.3g}"
     ax.plot([xs[k]], [ys[k]], "*", color=FAIR, ms=14, label=f"best: {x} = {xs[k]:g} ({shown})", zorder=3)
-    fair = fair_share(meta) if _is_share(value) else None
-    if fair is not None:
-        ax.axhline(fair, color=FAIR, ls="--", lw=1, label=f"fair share {pct(fair)}")
+    ref, ref_label = _reference(meta, value)
+    if ref is not None:
+        ax.axhline(ref, color=FAIR, ls="--", lw=1, label=ref_label)
     if _is_share(value):
         percent_axis(ax)
     policy = f"{meta['policy']}: " if meta.get("policy") else ""
@@ -402,28 +435,49 @@ def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: st
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     fig.suptitle(f"{game_title(meta)}: {_label(value)} against {policy}{x}")
-    caption(fig, meta)
+    caption(fig, meta, extra=_sweep_extra(meta))
     return fig
+
+
+def _sweep_extra(meta: dict) -> list[str]:
+    """A sweep's design in its caption: the arrangements and the baseline, when the metadata has them."""
+    extra = []
+    if meta.get("arrangements"):
+        a = meta["arrangements"]
+        extra.append(f"{a['name']} ({a['count']} arrangements)")
+    if meta.get("baseline"):
+        extra.append("baseline " + ", ".join(f"{k}={v:g}" for k, v in meta["baseline"]["params"].items()))
+    return extra
 
 
 def sweep_heatmap(frame: pd.DataFrame, meta: dict, x: str | None = None, y: str | None = None,
                   value: str = "win_rate", best: str = "max") -> PlotFigure:
-    """``value`` over a grid of two parameters (default: the first two other columns), the best cell outlined."""
+    """``value`` over a grid of two parameters (default: the first two other columns), the best cell
+    outlined, cells that differ from the baseline marked ``!`` and the baseline ``=`` (when the
+    frame has ``significant`` / ``baseline`` columns); a diverging map around the fair share (0 for
+    a difference)."""
     from matplotlib.patches import Rectangle
 
     x, y = _params(frame, value, [x, y], 2)
-    grid = frame.pivot_table(index=y, columns=x, values=value, aggfunc="mean").sort_index().sort_index(axis=1)
+    data = frame.assign(_mark=[("!" if s else "") + ("=" if b else "") for s, b in
+                               zip(_flags(frame, "significant"), _flags(frame, "baseline"), strict=True)])
+    grid = data.pivot_table(index=y, columns=x, values=value, aggfunc="mean").sort_index().sort_index(axis=1)
+    marks = data.pivot_table(index=y, columns=x, values="_mark", aggfunc="first").reindex_like(grid)
     values = grid.to_numpy(float)
     percent = _is_share(value)
     fig, ax = new_figure(max(6.0, 2.0 + 0.9 * values.shape[1]), max(4.0, 1.6 + 0.5 * values.shape[0]))
-    im = _heat(fig, ax, values, fair_share(meta) if percent else None, _label(value), percent)
+    im = _heat(fig, ax, values, _reference(meta, value)[0], _label(value), percent)
     if values.size <= 150:
         for i, j in np.ndindex(values.shape):
             v = values[i, j]
             if np.isfinite(v):
-                ax.text(j, i, pct(v) if percent else f"{v:.3g}", ha="center", va="center",
-                        fontsize=7, color=_ink(im.cmap(im.norm(v))))
-    i, j = np.unravel_index(np.nanargmax(values) if best == "max" else np.nanargmin(values), values.shape)
+                text = (pct(v) if percent else f"{v:.3g}") + (marks.iloc[i, j] or "")
+                ax.text(j, i, text, ha="center", va="center", fontsize=7, color=_ink(im.cmap(im.norm(v))))
+    if "best" in data and data["best"].any():
+        row = data[data["best"]].iloc[0]
+        i, j = grid.index.get_loc(row[y]), grid.columns.get_loc(row[x])
+    else:
+        i, j = np.unravel_index(np.nanargmax(values) if best == "max" else np.nanargmin(values), values.shape)
     ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="#ffb000", lw=3))
     set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.columns])
     set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.index], axis="y")
@@ -431,5 +485,8 @@ def sweep_heatmap(frame: pd.DataFrame, meta: dict, x: str | None = None, y: str 
     ax.set_xlabel(f"{policy}{x}")
     ax.set_ylabel(f"{policy}{y}")
     fig.suptitle(f"{game_title(meta)}: {_label(value)} over {x} and {y}")
-    caption(fig, meta, extra=[f"best: {x} = {grid.columns[j]}, {y} = {grid.index[i]} (outlined)"], intervals=False)
+    extra = [f"best: {x} = {grid.columns[j]}, {y} = {grid.index[i]} (outlined)", *_sweep_extra(meta)]
+    if "significant" in frame:
+        extra += [SIGNIFICANT, "= the baseline"]
+    caption(fig, meta, extra=extra, intervals=False)
     return fig
