@@ -106,7 +106,8 @@ def render(events: list[dict]) -> str:
 
 
 def _result(e: dict, policies: list[str]) -> list[str]:
-    head = f"Result after {e['moves']:,} moves, {e['turns']:,} turns in {e['rounds']} rounds:"
+    rounds = f"{e['rounds']} round" + ("" if e["rounds"] == 1 else "s")
+    head = f"Result after {e['moves']:,} moves, {e['turns']:,} turns in {rounds}:"
     if e["aborted"]:
         return pack(head, "aborted at a cap: no winner.".split(" "), 2)
     p = e["points"]

@@ -223,13 +223,15 @@ def test_the_referee_passes_random_and_built_in_matches(rules):
 def test_a_discard_reaching_max_moves_aborts_the_match_at_once():
     # the 58th move of round 0 is a discard: the next turn's draw would have emptied the stock into a
     # stock-out draw, and the match gone on to round 1
-    events = analyser.trace("spite_and_malice", seed=7, deal=0, policies=["random"],
-                            rules={"max_moves": 58, "max_games": 2}).events
+    trace = analyser.trace("spite_and_malice", seed=7, deal=0, policies=["random"],
+                           rules={"max_moves": 58, "max_games": 2})
+    events = trace.events
     result = events[-1]
     assert result["aborted"] and result["rounds"] == 1 and result["drawn_rounds"] == 0 and result["moves"] == 58
     assert events[-2]["type"] == "discard" and events[-2]["round"] == 0
     assert not [e for e in events if e["type"] == "round_end"]
     assert referee(events)["aborted"] == 1
+    assert trace.text().endswith("Result after 58 moves, 54 turns in 1 round: aborted at a cap: no winner.")
 
 
 @pytest.mark.parametrize("rules", [
