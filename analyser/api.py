@@ -15,7 +15,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
              keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
              first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None,
-             precision: float | None = None, max_deals: int = 10_000_000) -> SimulationResult:
+             precision: float | None = None, max_deals: int = 10_000_000, rerun: bool = False) -> SimulationResult:
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
@@ -35,7 +35,8 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     precision: add units until every win share and rate interval has half-width
     at most this (0.005: +-0.5 points) or ``max_deals`` units were played; ``n``
     is then the first batch (default 1,000) and ``result.meta["stopped"]`` says
-    which happened.
+    which happened. rerun: then play the count reached again on fresh deals and return that
+    fixed-count run (the stop slightly biases the share that drives it; see analyser.comparison).
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
     """
@@ -46,11 +47,13 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
         progress = in_notebook()
     with preparing(progress):
         config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
+    if rerun and precision is None:
+        raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
     if precision is not None:
         from analyser.comparison import simulate_to_precision
 
         return simulate_to_precision(config, precision, max_deals, threads=threads, chunk_size=chunk_size,
-                                     keep_records=keep_records, progress=progress, out=out)
+                                     keep_records=keep_records, progress=progress, out=out, rerun=rerun)
     return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
                keep_records=keep_records, out=out)
 

@@ -29,14 +29,33 @@ Each arrangement is one ChunkRunner (one compiled engine serves them all: it
 is compiled for the tuple of function pointers, not for the policies), and
 deals first_deal .. first_deal + n - 1 are played with every arrangement.
 
-Precision (``precision=H``): deals are added in batches until the half-width
-of the paired 95% interval of the win share difference is at most H, or
-``max_deals`` deals were played; the result says which. Only the win share
-difference is watched: the score difference has the game's units (in Palace
-it equals the win share difference). The loop never stops on "A is better":
-a fixed-width stopping rule keeps the interval's coverage, a significance one
-would not. A batch is the predicted remainder (n * (h / H)^2 * 1.1 - n: at
-least a tenth of n) and at most n (so the run at most doubles), within the cap.
+Identical policies: when A and B are one policy under two names
+(core.policy.same_policy) the result says so up front; a deterministic one then
+gives an exact tie (0, interval [0, 0]).
+
+Tables: with 3+ seats, A's advantage where A sits alone and where B does is
+tested for a difference paired by deal (stats.paired.heterogeneity); when the
+kinds of table disagree, the result says so with both effects.
+
+Precision (``precision=H``): deals are added in batches until the Chow-Robbins
+half-width z sqrt((s^2 + 1/n) / n) of the paired win share difference
+(intervals.stop_half_width: the variance floor 1/n keeps a batch that happens
+to be constant from stopping at once) is at most H, after at least
+MIN_STOP_UNITS deals, or ``max_deals`` deals were played; the result says which
+and names the rule. Only the win share difference is watched: the score
+difference has the game's units (in Palace it equals the win share
+difference). The loop never stops on "A is better": a fixed-width stopping
+rule keeps the interval's coverage, a significance one would not. A batch is
+the predicted remainder (n * (h / H)^2 * 1.1 - n: at least a tenth of n, and at
+least what MIN_STOP_UNITS needs) and at most n (so the run at most doubles),
+within the cap.
+
+``simulate --precision`` (PrecisionTarget) stops the same way on the widest
+share interval. Its estimates carry a small bias: the share whose interval is
+the widest drives the stop, and a stop comes sooner after a batch that moved
+that share towards 0 or 1 (where its variance is smaller). ``rerun=True``
+then plays the count reached again on fresh deals (the next ones of the same
+seed, which the stop never saw) and reports that fixed-count run instead.
 """
 from __future__ import annotations
 
@@ -55,22 +74,35 @@ import pandas as pd
 
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError
+from analyser.core.policy import same_policy
 from analyser.core.registry import plural
 from analyser.results_file import read_results
 from analyser.seatings import arrangements, is_team_game, seat_groups
-from analyser.stats.intervals import Z95
-from analyser.stats.paired import PairedTally, arrangement_frame, half_width, summary_frame
+from analyser.stats.intervals import MIN_STOP_UNITS, Z95, stop_half_width
+from analyser.stats.paired import (
+    PairedTally,
+    arrangement_frame,
+    heterogeneity,
+    kinds_of,
+    stop_width,
+    summary_frame,
+)
 
 DEFAULT_DEALS = 10_000
 DEFAULT_FIRST_BATCH = 1_000
 DEFAULT_MAX_DEALS = 10_000_000
 KIND = "compare"
 WATCHED = "paired 95% interval of the win share difference"
+STOP_RULE = (f"Chow-Robbins: z sqrt((s^2 + 1/n) / n) <= H (the variance floor 1/n), after at least "
+             f"{MIN_STOP_UNITS} deals")
 METHOD = ("paired by deal: a[d] = mean over arrangements of (mean win share (score) of A's seats - that of "
-          "B's seats); normal 95% interval of the mean of a[d] over deals. Independent deals: the same "
-          "number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * arrangements)). "
-          "Variance reduction = (independent half-width / paired half-width)^2. A deal aborted in any "
-          "arrangement is dropped.")
+          "B's seats), exact to 1e-9; 95% interval of the mean of a[d] over deals: the effective-n Wilson "
+          "interval within [-1, 1] for the win share, the normal one for the score, both with the variance "
+          "floor s^2 + 1/n; a difference of exactly 0 on every deal is an exact tie, [0, 0]. Independent deals: "
+          "the same number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * "
+          "arrangements)). Variance reduction = independent / paired variance of the mean (floored). With 3+ "
+          "seats the tables where A sits alone and where B does are compared paired by deal (heterogeneity). "
+          "A deal aborted in any arrangement is dropped.")
 TEAMS = ("Team game: each policy fills whole teams (partners play the same policy), so A - B is A's team against "
          "B's team.")
 
@@ -91,7 +123,17 @@ def next_batch(done: int, half: float, target: float, cap: int) -> int:
         want = done
     else:
         want = math.ceil(done * (half / target) ** 2 * 1.1) - done
-    return max(1, min(want, done, cap - done))
+    return min(max(1, MIN_STOP_UNITS - done, min(want, done)), cap - done)
+
+
+def precision_stop(half: float, done: int, target: float, cap: int) -> dict | None:
+    """The stop after ``done`` units at half-width ``half`` (None: go on): reached once the half-width is
+    at most the target after at least MIN_STOP_UNITS units, or capped at ``cap``."""
+    reached = bool(math.isfinite(half) and half <= target and done >= MIN_STOP_UNITS)
+    if not reached and done < cap:
+        return None
+    return {"rule": "precision", "stopping": STOP_RULE, "reached": reached, "target": target,
+            "half_width": _plain(half), "deals": done, "max_deals": cap}
 
 
 def batch_plan(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
@@ -112,8 +154,8 @@ def batch_plan(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
 class BatchLoop:
     """compare's and tournament's loop: batches of deals, one progress bar a batch,
     until the count is played or, with ``precision``, the interval is narrow enough
-    or ``cap`` deals are played (next_batch). ``done`` counts the deals of whole
-    batches, so after Ctrl-C it says what was tallied."""
+    or ``cap`` deals are played (precision_stop, next_batch). ``done`` counts the deals
+    of whole batches, so after Ctrl-C it says what was tallied."""
 
     count: int
     precision: float | None
@@ -130,7 +172,8 @@ class BatchLoop:
     def run(self, simulate, add, half_width) -> dict:
         """``simulate(start, size)`` plays deals start .. start + size - 1 (timed as
         simulation), ``add(start, size, plays)`` tallies them, ``half_width()`` is the
-        interval the precision target applies to. Returns the stop (see stop_text)."""
+        half-width the precision target watches (a Chow-Robbins one: intervals.stop_half_width).
+        Returns the stop (see stop_text)."""
         from analyser.core.progress import progress_bar
         from analyser.core.runner import chunks
 
@@ -152,21 +195,28 @@ class BatchLoop:
                 return {"rule": "fixed", "deals": self.done}
             half = half_width()
             self.batches.append({"deals": self.done, "half_width": _plain(half)})
-            reached = bool(math.isfinite(half) and half <= self.precision)
-            if reached or self.done >= self.cap:
-                return {"rule": "precision", "reached": reached, "target": self.precision, "half_width": _plain(half),
-                        "deals": self.done, "max_deals": self.cap}
+            stop = precision_stop(half, self.done, self.precision, self.cap)
+            if stop is not None:
+                return stop
             batch = next_batch(self.done, half, self.precision, self.cap)
 
 
 def stop_text(stop: dict, unit: str) -> str:
     if stop["rule"] == "fixed":
         return f"fixed: {stop['deals']:,} {plural(unit)}"
+    if stop["rule"] == "rerun":
+        first, n, before = stop["first_deal"], stop["deals"], stop["precision_stop"]
+        return (f"fixed-count rerun: {n:,} {plural(unit)} on fresh deals {first:,} to {first + n - 1:,}, the count "
+                f"a precision stop reached (H = {before['target']:g}); unbiased by the stop")
     hw, h = stop["half_width"], stop["target"]    # None: no completed unit yet, so no interval
+    rule = "Chow-Robbins" if stop.get("stopping") else "half-width"
     if stop["reached"]:
-        return f"stopped: half-width {hw:.4g} <= {h:g} after {stop['deals']:,} {plural(unit)}"
-    return f"stopped at --max-deals {stop['max_deals']:,}: half-width {'undefined' if hw is None else f'{hw:.4g}'} " \
-           f"> {h:g}"
+        return f"stopped: {rule} half-width {hw:.4g} <= {h:g} after {stop['deals']:,} {plural(unit)}"
+    shown = "undefined" if hw is None else f"{hw:.4g}"
+    if hw is not None and hw <= h:          # narrow enough, but fewer units than the rule's minimum
+        return f"stopped at --max-deals {stop['max_deals']:,}: below the {MIN_STOP_UNITS} {plural(unit)} " \
+               f"the stopping rule needs"
+    return f"stopped at --max-deals {stop['max_deals']:,}: {rule} half-width {shown} > {h:g}"
 
 
 @dataclass(eq=False)
@@ -174,9 +224,12 @@ class CompareResult:
     """A duplicate-deal comparison of policy A against policy B.
 
     summary         rows: win share difference, score difference (A - B); paired estimate, ci_low, ci_high,
-                    half_width, sd_per_deal, independent_ci_low / _high / _half_width, variance_reduction
-    by_arrangement  per arrangement: seats (``ABBB``), streams, A's and B's mean win share and score
-    deals_frame     per deal: deal, aborted, win_diff, score_diff (the paired values a[d])
+                    half_width, tie (an exact tie: [0, 0]), sd_per_deal, independent_ci_low / _high /
+                    _half_width, variance_reduction (NaN for a tie)
+    by_arrangement  per arrangement: seats (``ABBB``), kind, streams, A's and B's mean win share and score,
+                    the win share difference with its interval
+    heterogeneity   A's advantage where A sits alone and where B does, and whether they differ (3+ seats)
+    deals_frame     per deal: deal, aborted, win_diff, score_diff (the paired values a[d]), and per kind
     meta            game, players, policies A and B with params, seed, deals, arrangements, streams,
                     settings, precision and stop reason, versions, timing
     """
@@ -193,8 +246,23 @@ class CompareResult:
         return arrangement_frame(self.tally, arr["seats"], [tuple(s) for s in arr["streams"]])
 
     @property
+    def heterogeneity(self) -> dict:
+        return heterogeneity(self.tally)
+
+    @property
     def deals_frame(self) -> pd.DataFrame:
         return self.tally.frame()
+
+    def verdict(self) -> str:
+        """One sentence on the win share difference: an exact tie, or the paired estimate and interval, and
+        whether it depends on the table (heterogeneity)."""
+        win = self.summary.set_index("quantity").loc["win share difference"]
+        if win["tie"]:
+            text = "exact tie: A - B is 0 on every deal, interval [0, 0]"
+        else:
+            text = f"A - B {_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}] paired"
+        het = self.heterogeneity
+        return text + (f"; {heterogeneity_text(het)}" if het["flag"] else "")
 
     @property
     def shares(self) -> dict:
@@ -217,8 +285,9 @@ class CompareResult:
         m = self.meta
         out = {k: m[k] for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
                                  "outcome", "policies", "params")}
-        out.update(completed=self.tally.kept, aborted=self.tally.dropped, arrangements=m["arrangements"],
-                   shares=self.shares, summary=_rows(self.summary), by_arrangement=_rows(self.by_arrangement),
+        out.update(same_policy=m.get("same_policy", False), completed=self.tally.kept, aborted=self.tally.dropped,
+                   arrangements=m["arrangements"], shares=self.shares, summary=_rows(self.summary),
+                   heterogeneity=_plain_tree(self.heterogeneity), by_arrangement=_rows(self.by_arrangement),
                    precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"], method=m["method"],
                    seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
                    versions=m["versions"])
@@ -235,12 +304,14 @@ class CompareResult:
         win = s.loc["win share difference"]
         lines = [f"<CompareResult {m['game']}: A={m['policies']['A']} vs B={m['policies']['B']}, "
                  f"{m['players']} players, {self.tally.kept:,} {plural(m['unit'])} x "
-                 f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>",
-                 f"  win share A - B: {_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}] paired; "
-                 f"independent deals +-{_hw(win['independent_half_width'])}; variance reduction "
-                 f"{_num(win['variance_reduction'])}x",
-                 f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
-                 "  .summary .by_arrangement .deals_frame .meta .save(path) .to_dict()"]
+                 f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>"]
+        if m.get("same_policy"):
+            lines.append(f"  {SAME}")
+        reduction = "exact tie" if win["tie"] else f"{_num(win['variance_reduction'])}x"
+        lines += [f"  win share {self.verdict()}; independent deals +-{_hw(win['independent_half_width'])}; "
+                  f"variance reduction {reduction}",
+                  f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
+                  "  .summary .by_arrangement .heterogeneity .deals_frame .meta .save(path) .to_dict()"]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -249,6 +320,9 @@ class CompareResult:
                 f"{html.escape(m['policies']['B'])}; {m['players']} players, {self.tally.kept:,} "
                 f"{plural(m['unit'])} x {m['arrangements']['count']} arrangements "
                 f"({html.escape(m['arrangements']['name'])}), seed {m['seed']}; {html.escape(m['stopped'])}</p>")
+        if m.get("same_policy"):
+            head = f"<p><b>{html.escape(SAME)}</b></p>" + head
+        head += f"<p>win share {html.escape(self.verdict())}</p>"
         return head + self.summary.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
 
@@ -290,6 +364,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
                                rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
     threads = set_threads(threads)
     meta = _metadata(configs[0], seats, streams, name, precision, cap, is_team_game(seat_groups(teams)))
+    meta["same_policy"] = same_policy(configs[0].seats[seats[0].index("A")], configs[0].seats[seats[0].index("B")])
     if out is not None:
         from analyser.results_file import check_target
 
@@ -298,7 +373,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
         runners = [ChunkRunner(c) for c in configs]
     a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
     b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
-    tally = PairedTally(len(seats))
+    tally = PairedTally(len(seats), kinds_of(seats))
     t_start = time.perf_counter()
     loop = BatchLoop(count, precision, cap, first_deal, chunk_size, len(seats),
                      f"{base.game.name} x{base.players}, {len(seats)} arrangements", progress)
@@ -306,7 +381,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
         stop = loop.run(lambda start, size: [runner.run(start, size) for runner in runners],
                         lambda start, size, plays: tally.add(np.arange(start, start + size, dtype=np.int64), plays,
                                                              a_seats, b_seats),
-                        lambda: half_width(tally, "win"))
+                        lambda: stop_width(tally, "win"))
     except KeyboardInterrupt:
         kept = "; no file was written" if out is not None else ""
         raise Interrupted(f"interrupted after {tally.units:,} {plural(unit_name)}{kept}") from None
@@ -333,7 +408,7 @@ def _metadata(config: RunConfig, seats, streams, name, precision, cap, teams: bo
             "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
                              "streams": [list(s) for s in streams], "teams": teams},
             "precision": None if precision is None else {"target": precision, "applies_to": WATCHED,
-                                                         "max_deals": cap},
+                                                         "stopping": STOP_RULE, "max_deals": cap},
             "method": METHOD + (" " + TEAMS if teams else ""), "confidence": 0.95, "z": Z95,
             "versions": base["versions"]}
 
@@ -378,69 +453,126 @@ def load_compare(path: str | Path) -> CompareResult:
 
 class PrecisionTarget:
     """The runner's ``more`` rule for ``simulate --precision``: after each batch, stop once
-    every share interval the tables report (win share per seat, policy and team, the
-    game's rate columns; the score too where it is a 0/1 payoff, as in Palace) has
-    half-width (high - low) / 2 at most ``target``, or ``cap`` units were played; else
-    ask for the next batch. Mean scores in game units and per-unit means are not
-    watched. ``meta`` has ``precision``, ``stop``, ``stopped`` (the sentence the output
-    prints) and ``batches`` once it has said stop."""
+    every share the tables report (win share per seat, policy and team, the game's rate
+    columns; the score too where it is a 0/1 payoff, as in Palace) has a Chow-Robbins
+    half-width (share_half_width) at most ``target``, after at least MIN_STOP_UNITS
+    units, or ``cap`` units were played (precision_stop); else ask for the next batch.
+    Mean scores in game units and per-unit means are not watched. ``meta`` has
+    ``precision``, ``stop``, ``stopped`` (the sentence the output prints) and ``batches``
+    once it has said stop."""
 
-    def __init__(self, target: float, cap: int, labels, game):
-        self.target, self.cap, self.labels, self.game = target, cap, labels, game
+    def __init__(self, target: float, cap: int, game):
+        self.target, self.cap, self.game = target, cap, game
         self.batches: list[dict] = []
         self.meta: dict = {}
 
     def __call__(self, tally, done: int) -> int:
-        half = share_half_width(tally, self.labels, self.game)
+        half = share_half_width(tally, self.game)
         self.batches.append({"deals": done, "half_width": _plain(half)})
-        reached = math.isfinite(half) and half <= self.target
-        if not reached and done < self.cap:
+        stop = precision_stop(half, done, self.target, self.cap)
+        if stop is None:
             return next_batch(done, half, self.target, self.cap)
-        stop = {"rule": "precision", "reached": reached, "target": self.target, "half_width": _plain(half),
-                "deals": done, "max_deals": self.cap}
         self.meta = {"stop": stop, "stopped": stop_text(stop, self.game.unit), "batches": self.batches,
-                     "precision": {"target": self.target, "applies_to": "every share interval (win share, the "
-                                   "game's rates; a 0/1 score)", "max_deals": self.cap}}
+                     "precision": {"target": self.target, "applies_to": SHARES, "stopping": STOP_RULE,
+                                   "max_deals": self.cap, "bias": PRECISION_BIAS}}
         return 0
+
+
+SHARES = "every share interval (win share, the game's rates; a 0/1 score)"
+PRECISION_BIAS = ("the share whose interval is the widest drives the stop, which biases its estimate slightly "
+                  "(about -0.1 points for random at H = 0.01); rerun=True (--rerun) plays the same count again on "
+                  "fresh deals for unbiased estimates")
+
+
+@dataclass
+class FixedRerun:
+    """The runner's ``more`` rule for the fixed-count rerun of a precision run: stop at once, and say what
+    the run is (its ``meta`` joins the result's metadata and the results file)."""
+    stopped: dict
+    unit: str
+    meta: dict = field(default_factory=dict)
+
+    def __call__(self, tally, done: int) -> int:
+        return 0
+
+    def begin(self, first: int) -> FixedRerun:
+        n = self.stopped["stop"]["deals"]
+        stop = {"rule": "rerun", "deals": n, "first_deal": first, "precision_stop": self.stopped["stop"]}
+        self.meta = {"stop": stop, "stopped": stop_text(stop, self.unit), "batches": self.stopped["batches"],
+                     "precision": self.stopped["precision"]}
+        return self
 
 
 def simulate_to_precision(config: RunConfig, precision: float, max_deals: int = DEFAULT_MAX_DEALS,
                           threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, keep_records: bool = False,
-                          progress: bool = False, out=None):
+                          progress: bool = False, out=None, rerun: bool = False):
     """``simulate`` with a precision target (see PrecisionTarget): ``config.deals`` is the
-    first batch. The runner plays it, so ``out`` streams as ``simulate --out`` does."""
+    first batch. The runner plays it, so ``out`` streams as ``simulate --out`` does.
+    rerun: after the stop at N units, play N units again on the next N deals of the same seed
+    (fresh deals the stop never saw) and return that fixed-count run, free of the stop's bias."""
+    from dataclasses import replace
+
     from analyser.core.runner import run
 
     precision = check_precision(precision)
     cap = whole_number(max_deals, "--max-deals", 1)
     if config.deals > cap:
         raise UserError(f"the first batch ({config.deals:,}) is more than --max-deals ({cap:,})")
-    target = PrecisionTarget(precision, cap, config.metadata()["policies"], config.game)
-    return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
-               out=out, more=target)
+    if not isinstance(rerun, bool):
+        raise UserError(f"rerun must be True or False, not {rerun!r}")
+    if rerun and config.first_deal + 2 * cap > MAX_INDEX + 1:
+        raise UserError(f"--rerun needs room for twice --max-deals ({2 * cap:,}) after the first "
+                        f"{config.game.unit} {config.first_deal:,}; lower --max-deals")
+    target = PrecisionTarget(precision, cap, config.game)
+    if not rerun:
+        return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+                   out=out, more=target)
+    run(config, threads=threads, chunk_size=chunk_size, progress=progress, more=target)
+    again = replace(config, deals=target.meta["stop"]["deals"],
+                    first_deal=config.first_deal + target.meta["stop"]["deals"])
+    return run(again, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+               out=out, more=FixedRerun(target.meta, config.game.unit).begin(again.first_deal))
 
 
-def share_half_width(tally, labels, game) -> float:
-    """The widest half-width among the share intervals simulate's tables report (see simulate_to_precision)."""
-    from analyser.stats.summary import policy_table, seat_table, team_table
-
-    teams = game.team_of(tally.players) if game.teams else None
-    frames = [seat_table(tally, labels, teams, game.unit), policy_table(tally, labels, game.unit)]
-    team = team_table(tally, labels, game.unit)
-    if team is not None:
-        frames.append(team)
+def share_half_width(tally, game) -> float:
+    """The widest Chow-Robbins half-width (intervals.stop_half_width) among the shares simulate's tables
+    report, per seat, policy and team (see PrecisionTarget); NaN before two completed units."""
     names = ["win"] + [c.name for c in game.columns if c.per == "seat" and c.kind == "rate"]
+    if bool(tally.is_binary("seat", "score").all()):
+        names.append("score")
     widest = 0.0
-    for frame in frames:
-        cols = [(f"{q}_ci_low", f"{q}_ci_high") for q in names]
-        if bool(tally.is_binary("seat", "score").all()):
-            cols.append(("score_ci_low", "score_ci_high"))
-        for low, high in cols:
-            w = ((frame[high] - frame[low]) / 2).to_numpy(float)
-            if np.isnan(w).any():
-                return float("nan")
-            widest = max(widest, float(w.max()))
+    for part in tally.groups:
+        for q in names:
+            _, sd = tally.mean_and_sd(part, q)
+            for v in sd:
+                half = stop_half_width(float(v) ** 2, tally.completed)
+                if not math.isfinite(half):
+                    return float("nan")
+                widest = max(widest, half)
     return widest
+
+
+SAME = ("A and B are one policy under two names (the same function and parameters): they differ only in "
+        "their random streams, so any difference is noise, and exactly 0 for a deterministic policy.")
+
+
+def heterogeneity_text(het: dict) -> str:
+    """The sentence a result prints when its kinds of table disagree (paired.heterogeneity)."""
+    effects = "; ".join(f"{e['name']} {_pp(e['estimate'])} [{_pp(e['ci_low'])}, {_pp(e['ci_high'])}]"
+                        for e in het["effects"])
+    how = "disagree in sign" if het["opposite"] else "differ beyond their intervals"
+    d = het["difference"]
+    return (f"the answer depends on the table: the arrangements {how} ({effects}; difference "
+            f"{_pp(d['estimate'])} [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}], p = {d['p_value']:.2g}, paired by deal)")
+
+
+def _plain_tree(v):
+    """``_plain`` through dicts and lists (JSON-ready nested metadata)."""
+    if isinstance(v, dict):
+        return {k: _plain_tree(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain_tree(x) for x in v]
+    return _plain(v)
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:

@@ -4,23 +4,38 @@ Every deal d is played once in each of K seat arrangements of policies A and B
 (see analyser.comparison). For one play (deal d, arrangement k) and a per-seat
 quantity q (win share or score):
 
-    x[d, k] = mean of q over A's seats - mean of q over B's seats.
+    x[d, k] = mean of q over A's seats - mean of q over B's seats,
 
-The paired estimate of A's advantage is the mean over deals of
+rounded by ``intervals.exact`` so that the float residues of means over seats
+cannot pose as effects. The paired estimate of A's advantage is the mean over
+deals of
 
-    a[d] = mean over k of x[d, k],
+    a[d] = mean over k of x[d, k]   (also exact),
 
-with the normal 95% interval mean(a) +- z * sd(a) / sqrt(n) over the n deals:
-one deal is one observation, however many times it was played.
+one deal one observation, however many times it was played. Its interval is
+``intervals.values_ci``: within (-1, 1) for the win share difference (the
+effective-n Wilson interval, honest near a difference of +-1), the normal one
+with the variance floor for the score; an exact tie (a[d] = 0 on every deal,
+as two names of one deterministic policy give) is estimate 0, interval [0, 0].
 
 The independent-deals interval is the one a run of the same size (n * K
 plays, each arrangement n times) would have had with a fresh deal for every
-play: its estimate is the same mean of the plays, and its variance
-(1 / K^2) * sum_k var_k / n = mean_k(var_k) / (n * K), where var_k is the
-variance of x[., k] over deals within arrangement k (seat effects, which the
-balanced arrangements cancel in both designs, do not enter). The variance
-reduction is (independent half-width / paired half-width)^2, i.e. how many
-times as many independent deals the same precision would need.
+play: the same estimate, with variance mean_k(var_k) / (n * K), var_k the
+variance of x[., k] over deals (seat effects, which the balanced arrangements
+cancel in both designs, do not enter). The variance reduction is the ratio of
+the two floored variances of the mean (intervals.floored_var), i.e. how many
+times as many independent deals the same precision would need; none for an
+exact tie.
+
+Tables: with 3+ seats (or 3+ teams) the arrangements come in two kinds, the
+rotations of A B..B ("A alone") and of B A..A ("B alone": A is the majority).
+A's advantage can depend on the table (each policy may exploit the other when
+it sits alone), so per deal the mean of x over each kind is kept too, and
+``heterogeneity`` tests the difference between the two kinds paired by deal
+(the kinds share every deal, so a test treating them as independent, such as
+Cochran's Q, would misstate it). With 2 seats (or 2 teams) every arrangement
+is of one kind: the arrangements differ only in seats, whose effects they
+cancel, so there is nothing to test.
 
 A deal on which any arrangement aborted has no paired value: it is dropped
 from every statistic here (paired and per arrangement alike) and counted.
@@ -29,43 +44,72 @@ add up to exactly the whole run.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, stop_half_width, values_ci
 
 QUANTITIES = ("win", "score")
+BOUNDS = {"win": (-1.0, 1.0), "score": None}      # a win share difference lies in [-1, 1]; a score need not
 # per arrangement, over kept deals: A's and B's mean (over their seats) and the difference x
 ARRANGEMENT_STATS = ("a_win", "b_win", "win_diff", "a_score", "b_score", "score_diff")
+KINDS = {"a_alone": "A alone", "b_alone": "B alone (A the majority)", "even": "A and B in equal numbers"}
 
 
 def play_values(rec: np.ndarray, a_seats, b_seats) -> dict[str, np.ndarray]:
-    """Per record: A's and B's mean over their seats and x = A - B, for win share and score."""
+    """Per record: A's and B's mean over their seats and x = A - B, for win share and score (all exact)."""
     out = {}
     for q in QUANTITIES:
         v = rec[q]
-        a = v[:, list(a_seats)].mean(axis=1)
-        b = v[:, list(b_seats)].mean(axis=1)
-        out[f"a_{q}"], out[f"b_{q}"], out[f"{q}_diff"] = a, b, a - b
+        a = exact(v[:, list(a_seats)].mean(axis=1))
+        b = exact(v[:, list(b_seats)].mean(axis=1))
+        out[f"a_{q}"], out[f"b_{q}"], out[f"{q}_diff"] = a, b, exact(a - b)
+    return out
+
+
+def arrangement_kind(seats: str) -> str:
+    """``a_alone`` when A holds fewer seats than B (ABBB), ``b_alone`` when more (BAAA), else ``even``."""
+    a, b = seats.count("A"), seats.count("B")
+    return "a_alone" if a < b else "b_alone" if a > b else "even"
+
+
+def kinds_of(seats: list[str]) -> dict[str, list[int]]:
+    """Kind -> the indices of its arrangements, in the order the kinds first appear."""
+    out: dict[str, list[int]] = {}
+    for k, s in enumerate(seats):
+        out.setdefault(arrangement_kind(s), []).append(k)
     return out
 
 
 @dataclass
 class PairedTally:
-    """Per-deal paired values and per-arrangement sums of a comparison run so far."""
+    """Per-deal paired values (overall and per kind of table) and per-arrangement sums of a comparison run so far.
+    ``kinds``: kind -> arrangement indices (kinds_of); without it every arrangement is of one kind."""
     arrangements: int
+    kinds: dict = None
     deals: list = field(default_factory=list)         # blocks of deal indices
     aborted: list = field(default_factory=list)       # blocks of bool: some arrangement aborted
-    paired: dict = field(default_factory=lambda: {q: [] for q in QUANTITIES})   # blocks of a[d] (NaN if aborted)
-    sums: dict = field(default_factory=dict)           # stat -> (K,) sums over kept deals
+    paired: dict = field(default_factory=dict)        # (q, kind or None) -> blocks of per-deal values (NaN: aborted)
+    sums: dict = field(default_factory=dict)          # stat -> (K,) sums over kept deals
     squares: dict = field(default_factory=dict)
 
     def __post_init__(self):
+        if self.kinds is None:
+            self.kinds = {"even": list(range(self.arrangements))}
         for s in ARRANGEMENT_STATS:
             self.sums.setdefault(s, np.zeros(self.arrangements))
             self.squares.setdefault(s, np.zeros(self.arrangements))
+        for key in self.columns():
+            self.paired.setdefault(key, [])
+
+    def columns(self) -> dict:
+        """(q, kind) -> the deals frame's column: ``win_diff`` for every arrangement (kind None),
+        ``win_diff_a_alone`` ... for each kind when there are two."""
+        kinds = [None] + (list(self.kinds) if len(self.kinds) > 1 else [])
+        return {(q, k): f"{q}_diff" + ("" if k is None else f"_{k}") for q in QUANTITIES for k in kinds}
 
     def add(self, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> PairedTally:
         """One block of deals: ``plays[k]`` holds the records of arrangement k for exactly these deals."""
@@ -79,9 +123,10 @@ class PairedTally:
                 v = values[s][keep]
                 self.sums[s][k] += v.sum()
                 self.squares[s][k] += float(np.dot(v, v))
-        for q in QUANTITIES:
-            a = np.mean([values[f"{q}_diff"] for values in per_arr], axis=0)
-            self.paired[q].append(np.where(keep, a, np.nan))
+        for (q, kind), _ in self.columns().items():
+            members = range(self.arrangements) if kind is None else self.kinds[kind]
+            a = exact(np.mean([per_arr[k][f"{q}_diff"] for k in members], axis=0))
+            self.paired[q, kind].append(np.where(keep, a, np.nan))
         self.deals.append(np.asarray(deal_index, np.int64))
         self.aborted.append(aborted)
         return self
@@ -98,29 +143,31 @@ class PairedTally:
     def kept(self) -> int:
         return self.units - self.dropped
 
-    def values(self, q: str) -> np.ndarray:
-        """a[d] of every deal played (NaN for a dropped deal)."""
-        return _cat(self.paired[q], np.float64)
+    def values(self, q: str, kind: str | None = None) -> np.ndarray:
+        """a[d] of every deal played (NaN for a dropped deal); with ``kind`` the mean over that kind's arrangements."""
+        return _cat(self.paired[q, kind], np.float64)
 
     def frame(self) -> pd.DataFrame:
-        """One row per deal: deal, aborted (in some arrangement), win_diff, score_diff (a[d]; NaN if aborted)."""
-        return pd.DataFrame({"deal": _cat(self.deals, np.int64), "aborted": _cat(self.aborted, bool),
-                             "win_diff": self.values("win"), "score_diff": self.values("score")})
+        """One row per deal: deal, aborted (in some arrangement), win_diff, score_diff (a[d]; NaN if aborted),
+        and with two kinds of table the same per kind (win_diff_a_alone, ...)."""
+        out = {"deal": _cat(self.deals, np.int64), "aborted": _cat(self.aborted, bool)}
+        out.update({col: self.values(q, kind) for (q, kind), col in self.columns().items()})
+        return pd.DataFrame(out)
 
     def state(self) -> dict:
-        """The per-arrangement sums as plain lists (a results file's metadata)."""
+        """The per-arrangement sums and the kinds as plain lists (a results file's metadata)."""
         return {"sums": {s: self.sums[s].tolist() for s in ARRANGEMENT_STATS},
-                "squares": {s: self.squares[s].tolist() for s in ARRANGEMENT_STATS}}
+                "squares": {s: self.squares[s].tolist() for s in ARRANGEMENT_STATS}, "kinds": self.kinds}
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, state: dict) -> PairedTally:
         """Inverse of :meth:`frame` plus :meth:`state` (a results file read back)."""
         k = len(state["sums"]["win_diff"])
-        t = cls(k, sums={s: np.asarray(state["sums"][s], float) for s in ARRANGEMENT_STATS},
+        t = cls(k, state.get("kinds"), sums={s: np.asarray(state["sums"][s], float) for s in ARRANGEMENT_STATS},
                 squares={s: np.asarray(state["squares"][s], float) for s in ARRANGEMENT_STATS})
         t.deals = [frame["deal"].to_numpy(np.int64)]
         t.aborted = [frame["aborted"].to_numpy(bool)]
-        t.paired = {q: [frame[f"{q}_diff"].to_numpy(np.float64)] for q in QUANTITIES}
+        t.paired = {key: [frame[col].to_numpy(np.float64)] for key, col in t.columns().items()}
         return t
 
     def arrangement_var(self, s: str) -> np.ndarray:
@@ -137,46 +184,80 @@ def _cat(blocks: list, dtype) -> np.ndarray:
 
 
 def mean_half_width(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean, sample sd and normal-interval half-width of the finite values (NaN without two of them)."""
-    v = values[np.isfinite(values)]
-    if v.size < 2:
-        return (float(v.mean()) if v.size else float("nan")), float("nan"), float("nan")
-    sd = float(v.std(ddof=1))
-    return float(v.mean()), sd, z * sd / np.sqrt(v.size)
+    """Mean, sample sd and floored normal-interval half-width of the finite values (NaN without two of them)."""
+    ci = values_ci(values, z)
+    return ci["mean"], ci["sd"], ci["half_width"]
 
 
-def half_width(tally: PairedTally, q: str = "win") -> float:
-    """Half-width of the paired interval of quantity ``q`` so far (what a precision target watches)."""
-    return mean_half_width(tally.values(q))[2]
+def stop_width(tally: PairedTally, q: str = "win") -> float:
+    """The half-width a precision target watches (intervals.stop_half_width of a[d], Chow-Robbins)."""
+    v = tally.values(q)
+    v = v[np.isfinite(v)]
+    return stop_half_width(float(v.var(ddof=1)) if v.size > 1 else float("nan"), v.size)
 
 
 def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
-    """Rows: win share difference, score difference (A - B); paired estimate and interval,
-    the independent-deals interval of a run of the same size, and the variance reduction.
-    Win share intervals are clipped to [-1, 1]; half_width is the unclipped z * sd / sqrt(n)."""
+    """Rows: win share difference, score difference (A - B); paired estimate and interval (values_ci),
+    ``tie`` (an exact tie: [0, 0]), the independent-deals interval of a run of the same size, and the
+    variance reduction (None for a tie). half_width is the larger side of the interval."""
     rows = []
     n, k = tally.kept, tally.arrangements
     for q, name in (("win", "win share difference"), ("score", "score difference")):
-        mean, sd, half = mean_half_width(tally.values(q), z)
-        var_k = tally.arrangement_var(f"{q}_diff")
-        ind_half = z * float(np.sqrt(var_k.mean() / (n * k))) if n >= 2 else float("nan")
-        reduction = (ind_half / half) ** 2 if half > 0 else (float("nan") if ind_half > 0 or n < 2 else 1.0)
-        lo, hi = (-1.0, 1.0) if q == "win" else (-np.inf, np.inf)   # a share difference stays in [-1, 1]
-        rows.append({"quantity": name, "estimate": mean, "ci_low": max(mean - half, lo),
-                     "ci_high": min(mean + half, hi), "half_width": half, "sd_per_deal": sd,
-                     "independent_ci_low": max(mean - ind_half, lo), "independent_ci_high": min(mean + ind_half, hi),
-                     "independent_half_width": ind_half,
-                     "variance_reduction": reduction, "deals": n, "plays": n * k})
+        ci = values_ci(tally.values(q), z, BOUNDS[q])
+        ind_var = float(tally.arrangement_var(f"{q}_diff").mean())
+        ind_low, ind_high = mean_ci(ci["mean"], ind_var, n * k, z, BOUNDS[q], ci["tie"])
+        ind_half = max(ci["mean"] - ind_low, ind_high - ci["mean"]) if n >= 2 else float("nan")
+        reduction = float("nan") if ci["tie"] or n < 2 else \
+            float(floored_var(ind_var, n * k) / (n * k) / (floored_var(ci["sd"] ** 2, n) / n))
+        rows.append({"quantity": name, "estimate": ci["mean"], "ci_low": ci["low"], "ci_high": ci["high"],
+                     "half_width": ci["half_width"], "tie": ci["tie"], "sd_per_deal": ci["sd"],
+                     "independent_ci_low": ind_low, "independent_ci_high": ind_high,
+                     "independent_half_width": ind_half, "variance_reduction": reduction, "deals": n,
+                     "plays": n * k})
     return pd.DataFrame(rows)
 
 
-def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple]) -> pd.DataFrame:
-    """One row per arrangement: its seats (``ABBB``), stream ids, and over kept deals A's and
-    B's mean win share and score (each the mean over their seats) and the difference."""
+def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple], z: float = Z95) -> pd.DataFrame:
+    """One row per arrangement: its seats (``ABBB``), kind (a_alone / b_alone / even), stream ids, and over
+    kept deals A's and B's mean win share and score (each the mean over their seats) and the difference,
+    the win share difference with its 95% interval (each arrangement alone, over deals)."""
     n = tally.kept
     means = {s: tally.sums[s] / n if n else np.full(tally.arrangements, np.nan) for s in ARRANGEMENT_STATS}
+    tie = (tally.sums["win_diff"] == 0) & (tally.squares["win_diff"] == 0)
+    low, high = mean_ci(means["win_diff"], tally.arrangement_var("win_diff"), np.full(tally.arrangements, n), z,
+                        BOUNDS["win"], tie)
     return pd.DataFrame({"arrangement": np.arange(tally.arrangements), "seats": seats,
+                         "kind": [arrangement_kind(s) for s in seats],
                          "streams": [",".join(map(str, s)) for s in streams], "deals": n,
                          "a_win_share": means["a_win"], "b_win_share": means["b_win"],
-                         "win_diff": means["win_diff"], "a_score": means["a_score"],
-                         "b_score": means["b_score"], "score_diff": means["score_diff"]})
+                         "win_diff": means["win_diff"], "win_diff_ci_low": low, "win_diff_ci_high": high,
+                         "a_score": means["a_score"], "b_score": means["b_score"], "score_diff": means["score_diff"]})
+
+
+def heterogeneity(tally: PairedTally, q: str = "win", z: float = Z95) -> dict:
+    """Does A's advantage depend on the table? Per kind of table (A alone, B alone) the paired effect with
+    its interval, and the difference between the kinds paired by deal (values_ci of the per-deal difference,
+    a two-sided normal p-value). ``flag``: the kinds' effects differ beyond their intervals (the
+    difference's interval excludes 0); ``opposite``: their intervals lie on opposite sides of 0 (the kinds
+    disagree in sign). With one kind of table ``tested`` is false."""
+    if len(tally.kinds) < 2:
+        return {"tested": False, "quantity": q, "flag": False, "opposite": False,
+                "why": "every arrangement seats A and B in equal numbers: they differ only in seats, "
+                       "whose effects they cancel"}
+    bounds = BOUNDS[q]
+    effects = []
+    for kind in tally.kinds:
+        ci = values_ci(tally.values(q, kind), z, bounds)
+        effects.append({"kind": kind, "name": KINDS[kind], "estimate": ci["mean"], "ci_low": ci["low"],
+                        "ci_high": ci["high"], "tie": ci["tie"]})
+    first, second = list(tally.kinds)
+    diff = values_ci(tally.values(q, first) - tally.values(q, second), z, None if bounds is None else (-2.0, 2.0))
+    se = math.sqrt(floored_var(diff["sd"] ** 2, diff["n"]) / diff["n"]) if diff["n"] >= 2 else float("nan")
+    p = 1.0 if diff["tie"] else math.erfc(abs(diff["mean"]) / se / math.sqrt(2)) if se > 0 else float("nan")
+    flag = bool(diff["low"] > 0 or diff["high"] < 0)
+    opposite = any(e["ci_low"] > 0 for e in effects) and any(e["ci_high"] < 0 for e in effects)
+    return {"tested": True, "quantity": q, "flag": flag or opposite, "opposite": opposite, "effects": effects,
+            "difference": {"between": f"{first} - {second}", "estimate": diff["mean"], "ci_low": diff["low"],
+                           "ci_high": diff["high"], "p_value": p, "tie": diff["tie"]},
+            "method": "per deal, the mean of x over each kind's arrangements; the kinds' difference paired by "
+                      "deal (they share every deal), 95% interval with the variance floor"}
