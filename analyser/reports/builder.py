@@ -6,14 +6,23 @@ default policy in every seat), each with a verdict in words, the size of the
 effect and a 95% interval:
 
 1. seats: each seat's (team's) win share against the fair share, a test that
-   every seat has the same share, and the first mover's advantage;
-2. player counts: the same for every player count the game allows;
-3. rule settings: what each on/off or choice setting (and a step either side
-   of a whole-number one; caps such as ``max_actions`` are left out) does to the
-   first mover's share, to each seat's share and to length, paired on the same
-   deals;
+   every seat has the same share, and the first mover's advantage. A line-up
+   of different policies is rotated over the seats (every rotation, teams as
+   teams, on the same deals) and each seat's share averaged over the
+   rotations, so the verdict is about the seat, not the policy sitting in it;
+2. player counts: the same for every player count the game allows (the
+   line-up cycled over the seats, rotated the same way);
+3. rule settings: what each on/off or choice setting (and the ``report_values``
+   a whole-number one declares; caps such as ``max_actions`` are left out) does
+   to the first mover's share, to each seat's share and to length, paired on
+   the same deals;
 4. policies: a tournament of the game's built-in policies (and any other policy
-   of the line-up), rated by Bradley-Terry with intervals.
+   of the line-up): the head-to-head matrix first, then the ratings, their fit
+   and the meta-game's equilibrium where the tournament gives them.
+
+Every test the report makes joins one family, adjusted by Benjamini-Hochberg
+(analyser.stats.multiple); the verdicts call a finding significant at a false
+discovery rate of 5% and say how many tests were made.
 
 Every run uses the report's seed, so every run plays the same deals: a rule
 value's run is paired deal by deal with the report's own run. The statistics
@@ -27,6 +36,7 @@ import datetime as _dt
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -34,6 +44,8 @@ from analyser.core.config import RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError, choices
 from analyser.core.registry import plural
 from analyser.reports import sections as sec
+from analyser.rule_effects import outcome_groups
+from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
 TOURNAMENT_SHARE = 5           # the tournament plays deals // 5 per pair (each in every arrangement)
@@ -216,7 +228,8 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
             "players": config.players, "seed": config.seed, "deals": count, "tournament_deals": t_deals,
             "settings": info["settings"], "policies": labels, "params": info["params"],
             "lineup_text": labels[0] + " in every seat" if uniform else ", ".join(labels),
-            "teams": bool(spec.teams), "sections": list(todo), "versions": _versions(info["versions"]),
+            "teams": bool(spec.teams), "length": spec.length, "sections": list(todo),
+            "versions": _versions(info["versions"]),
             "generated": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "ran": {}}
     if command:
         meta["command"] = command
@@ -233,6 +246,8 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
             t0 = time.perf_counter()
             BUILDERS[name](result, context)
             meta["ran"].setdefault(name, {})["seconds"] = time.perf_counter() - t0
+        _adjust(result, context)
+        result.verdicts.update({name: VERDICTS[name](result) for name in todo})
         meta["seconds"] = time.perf_counter() - start
         meta["threads"] = context.get("threads_used")
         if out is not None:
@@ -258,28 +273,83 @@ def _versions(versions: dict) -> dict:
     return out
 
 
-def _simulate(ctx: dict, players: int, policies, rules, keep=True):
+def _simulate(ctx: dict, players: int, policies, rules, streams=None):
     from analyser.api import simulate
 
     result = simulate(ctx["config"].game.name, players=players, policies=policies, deals=ctx["count"],
                       seed=ctx["seed"], rules=rules, threads=ctx["threads"], progress=ctx["progress"],
-                      keep_records=keep)
+                      keep_records=True, streams=streams)
     ctx["threads_used"] = result.meta.get("threads")
     return result
+
+
+def _lineup_runs(ctx: dict, players: int) -> list:
+    """The line-up's runs at ``players`` on the report's deals (the line-up cycled over the seats at
+    another count): one run for a line-up of one policy; for a mixed one, one per distinct rotation over
+    the seats (teams as teams), so every seat holds every policy equally often."""
+    cache = ctx.setdefault("lineups", {})
+    if players not in cache:
+        config = ctx["config"]
+        seats = [config.seats[s % config.players] for s in range(players)]
+        if ctx["uniform"] and players == config.players and ctx.get("base_run") is not None:
+            runs = [ctx["base_run"]]
+        elif ctx["uniform"]:
+            runs = [_simulate(ctx, players, seats, ctx["rules"])]
+        else:
+            groups = outcome_groups(SimpleNamespace(game=config.game, players=players))
+            runs = [_simulate(ctx, players, lineup, ctx["rules"], streams=home)
+                    for lineup, home in sec.rotated_lineups(seats, groups)]
+        if players == config.players and ctx.get("base_run") is None:
+            ctx["base_run"] = runs[0]          # the first rotation is the line-up as given
+        cache[players] = runs
+    return cache[players]
+
+
+def _summary(ctx: dict, players: int) -> dict:
+    """The seats summary of the line-up at ``players`` (computed once; the seats and players sections share it)."""
+    done = ctx.setdefault("summaries", {})
+    if players not in done:
+        runs = _lineup_runs(ctx, players)
+        done[players] = sec.seat_summary(runs)
+        done[players]["arrangements"] = [", ".join(r.meta["policies"]) for r in runs]
+    return done[players]
+
+
+def _register(ctx: dict, key: str, section: str, what: str, p: float, *where) -> None:
+    """Add a test to the report's family (once per key); ``where``: (dict or frame, row, column) places
+    that receive its adjusted p-value."""
+    entry = ctx.setdefault("tests", {}).setdefault(key, {"section": section, "test": what, "p_value": p,
+                                                          "where": []})
+    entry["where"].extend(where)
+
+
+def _nan_columns(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    for c in columns:
+        frame[c] = float("nan")
+    return frame
+
+
+def _seat_tests(ctx: dict, section: str, players: int, summary: dict, *, test_at=(), first_at=()) -> None:
+    what = summary["what"]
+    _register(ctx, f"seats@{players}", section, f"equal {what} win shares at {players} players",
+              summary["test"]["p_value"], (summary["test"], None, "p_adjusted"), *test_at)
+    if summary["first_mover"]["advantage_p"] == summary["first_mover"]["advantage_p"]:
+        _register(ctx, f"first_mover@{players}", section, f"no first-mover advantage at {players} players",
+                  summary["first_mover"]["advantage_p"], (summary["first_mover"], None, "advantage_p_adjusted"),
+                  *first_at)
 
 
 # ---------------------------------------------------------------------- sections
 
 def _seats(report: BalanceReport, ctx: dict) -> None:
     config = ctx["config"]
-    run = ctx.get("base_run") or _simulate(ctx, config.players, list(config.seats), ctx["rules"])
-    ctx["base_run"] = run
-    summary = sec.seat_summary(run)
+    summary = _summary(ctx, config.players)
     report.parts["seats"] = summary
-    report.meta["ran"]["seats"] = {"runs": 1, "deals": ctx["count"], "players": config.players,
-                                   "policies": report.meta["policies"], "test": summary["test"]["test"],
+    _seat_tests(ctx, "seats", config.players, summary)
+    report.meta["ran"]["seats"] = {"runs": len(summary["arrangements"]), "deals": ctx["count"],
+                                   "players": config.players, "policies": report.meta["policies"],
+                                   "arrangements": summary["arrangements"], "test": summary["test"]["test"],
                                    "test_method": sec.TEST_TEXT.format(what=summary["what"])}
-    report.verdicts["seats"] = seat_verdict(summary, run.game.unit)
 
 
 def _players(report: BalanceReport, ctx: dict) -> None:
@@ -289,54 +359,40 @@ def _players(report: BalanceReport, ctx: dict) -> None:
     if len(counts) == 1:
         report.parts["players"] = {"skipped": f"{spec.title} is played by {counts[0]} players only"}
         report.meta["ran"]["players"] = {"runs": 0, "skipped": report.parts["players"]["skipped"]}
-        report.verdicts["players"] = f"not applicable: {spec.title} is played by {counts[0]} players only."
         return
-    seat = config.seats[0] if ctx["uniform"] else spec.policy_map[spec.default_policy].bind()
-    rows, seat_rows, summaries = [], [], {}
-    for p in counts:
-        if p == config.players and ctx["uniform"] and ctx.get("base_run") is not None:
-            run = ctx["base_run"]
-        else:
-            run = _simulate(ctx, p, [seat], ctx["rules"], keep=True)
-            if p == config.players and ctx["uniform"]:
-                ctx["base_run"] = run
-        summary = sec.seat_summary(run)
-        summaries[p] = summary
-        rows.append(sec.player_count_row(p, summary))
-        seat_rows.append(summary["frame"].assign(players=p))
-    frame = pd.DataFrame(rows)
-    report.parts["players"] = {"frame": frame, "seats": pd.concat(seat_rows, ignore_index=True), "policy": seat.label(),
+    summaries = {p: _summary(ctx, p) for p in counts}
+    frame = _nan_columns(pd.DataFrame([sec.player_count_row(p, summaries[p]) for p in counts]),
+                         "p_adjusted", "advantage_p_adjusted")
+    for i, p in enumerate(counts):
+        _seat_tests(ctx, "players", p, summaries[p], test_at=[(frame, i, "p_adjusted")],
+                    first_at=[(frame, i, "advantage_p_adjusted")])
+    seats = pd.concat([summaries[p]["frame"].assign(players=p) for p in counts], ignore_index=True)
+    lineups = {p: summaries[p]["arrangements"] for p in counts}
+    report.parts["players"] = {"frame": frame, "seats": seats, "policy": report.meta["lineup_text"],
                                "summaries": summaries}
-    report.meta["ran"]["players"] = {"runs": len(counts), "counts": counts, "deals": ctx["count"],
-                                     "policy": seat.label(),
+    report.meta["ran"]["players"] = {"runs": sum(len(v) for v in lineups.values()), "counts": counts,
+                                     "deals": ctx["count"], "policy": report.meta["lineup_text"],
+                                     "arrangements": lineups,
                                      "why": "the line-up's one policy" if ctx["uniform"] else
-                                     "the game's default policy (the line-up differs by seat)"}
-    report.verdicts["players"] = players_verdict(frame)
+                                     "the line-up cycled over the seats and rotated, so every seat holds every "
+                                     "policy equally often"}
 
 
 def _rules(report: BalanceReport, ctx: dict) -> None:
     config = ctx["config"]
     spec = config.game
     effects, skipped = [], {}
-    base = ctx.get("base_run")
     for setting in spec.settings:
         why = sec.skip_reason(setting, spec.fixed)
+        values = sec.setting_values(setting, config.settings[setting.name]) if why is None else []
+        if why is None and len(values) < 2:
+            why = "only one value is allowed"
         if why is not None:
             skipped[setting.name] = why
             continue
-        current = config.settings[setting.name]
-        if setting.kind == "int":
-            values = sec.int_values(setting, current)
-        else:
-            values = [current] + [v for v in (range(2) if setting.kind == "bool" else range(len(setting.options)))
-                                  if v != current]
-        if len(values) < 2:
-            skipped[setting.name] = "only one value is allowed"
-            continue
-        if base is None:
-            base = _simulate(ctx, config.players, list(config.seats), ctx["rules"])
-            ctx["base_run"] = base
-        results = [base]
+        if ctx.get("base_run") is None:
+            ctx["base_run"] = _simulate(ctx, config.players, list(config.seats), ctx["rules"])
+        results = [ctx["base_run"]]
         for value in values[1:]:
             given = {**(ctx["rules"] or {}), setting.name: setting.show(value)}
             results.append(_simulate(ctx, config.players, list(config.seats), given))
@@ -344,13 +400,35 @@ def _rules(report: BalanceReport, ctx: dict) -> None:
     frame = pd.concat([e["frame"] for e in effects], ignore_index=True) if effects else pd.DataFrame()
     groups = pd.concat([e["groups"].assign(setting=e["setting"]) for e in effects if e["groups"] is not None],
                        ignore_index=True) if effects else pd.DataFrame()
+    if effects:
+        _rule_tests(ctx, _nan_columns(frame, "first_mover_change_p_adjusted", "length_change_p_adjusted",
+                                      "largest_group_change_p_adjusted"),
+                    _nan_columns(groups, "win_diff_p_adjusted") if not groups.empty else groups)
     report.parts["rules"] = {"frame": frame, "groups": groups, "skipped": skipped, "effects": effects}
     report.meta["ran"]["rules"] = {"runs": sum(len(e["values"]) - 1 for e in effects), "deals": ctx["count"],
                                    "varied": {e["setting"]: e["values"] for e in effects}, "skipped": skipped,
                                    "policies": report.meta["policies"], "players": config.players,
                                    "pairing": "every value on the same deals as the report's own run (the first "
                                               "value); a deal aborted under any value is dropped"}
-    report.verdicts["rules"] = rules_verdict(frame, skipped, spec.length)
+
+
+def _rule_tests(ctx: dict, frame: pd.DataFrame, groups: pd.DataFrame) -> None:
+    """Every rule value x quantity is a test: the first mover's share, each seat's (team's) share, length."""
+    for i, r in frame[~frame["baseline"]].iterrows():
+        name = f"{r['setting']}={r['value']}"
+        if r["first_mover_change_p"] == r["first_mover_change_p"]:
+            _register(ctx, f"rules:{name}:first mover", "rules", f"{name}: the first mover's win share",
+                      r["first_mover_change_p"], (frame, i, "first_mover_change_p_adjusted"))
+        _register(ctx, f"rules:{name}:length", "rules", f"{name}: length", r["length_change_p"],
+                  (frame, i, "length_change_p_adjusted"))
+    if groups.empty:
+        return
+    for i, g in groups[groups["win_diff_p"].notna()].iterrows():
+        name = f"{g['setting']}={g['value']}"
+        largest = frame.index[(frame["setting"] == g["setting"]) & (frame["value"] == g["value"])
+                              & (frame["largest_group_change_group"] == g["group"])]
+        _register(ctx, f"rules:{name}:{g['group']}", "rules", f"{name}: {g['group']}'s win share", g["win_diff_p"],
+                  (groups, i, "win_diff_p_adjusted"), *[(frame, j, "largest_group_change_p_adjusted") for j in largest])
 
 
 def _policies(report: BalanceReport, ctx: dict) -> None:
@@ -366,22 +444,52 @@ def _policies(report: BalanceReport, ctx: dict) -> None:
             names.append(seat.label())
     if len(entrants) < 2:
         report.parts["policies"] = {"skipped": "the game has one policy"}
-        report.verdicts["policies"] = "not applicable: the game has one policy."
         return
     league = tournament(spec.name, entrants, players=config.players, deals=ctx["t_deals"], seed=ctx["seed"],
                         rules=ctx["rules"], threads=ctx["threads"], progress=ctx["progress"])
     summary = sec.policy_summary(league)
     summary["meta"] = {k: league.meta.get(k) for k in ("arrangements", "method", "model", "stopped", "cell",
                                                         "fair_share", "deals", "plays")}
+    pairs = _nan_columns(summary["pairs"], "p_adjusted")
+    for i, r in pairs.iterrows():
+        duel = summary["duel"]
+        _register(ctx, f"policies:{r['a']} vs {r['b']}", "policies", f"{r['a']} against {r['b']} head to head",
+                  r["p_value"], (pairs, i, "p_adjusted"), *([(duel, None, "p_adjusted")] if duel.get("pair") == i
+                                                            else []))
     report.parts["policies"] = summary
     report.meta["ran"]["policies"] = {"policies": names, "deals_per_pair": ctx["t_deals"],
                                       "arrangements": league.meta["arrangements"]["name"],
                                       "plays": league.meta.get("plays"), "model": league.meta["model"]["text"],
                                       "players": config.players}
-    report.verdicts["policies"] = policies_verdict(summary)
+
+
+def _adjust(report: BalanceReport, ctx: dict) -> None:
+    """Benjamini-Hochberg over every test the report made: adjusted p-values into its tables and a table
+    of the tests (the JSON's ``tests``)."""
+    tests = ctx.get("tests", {})
+    keys = list(tests)
+    adjusted = bh_adjust([tests[k]["p_value"] for k in keys])
+    for key, q in zip(keys, adjusted, strict=True):
+        for container, row, column in tests[key]["where"]:
+            if row is None:
+                container[column] = float(q)
+            else:
+                container.at[row, column] = float(q)
+    frame = pd.DataFrame({"test": [tests[k]["test"] for k in keys], "section": [tests[k]["section"] for k in keys],
+                          "p_value": [tests[k]["p_value"] for k in keys], "p_adjusted": adjusted})
+    frame["significant"] = frame["p_adjusted"] < FDR
+    report.parts["tests"] = {"frame": frame}
+    report.meta["tests"] = {"made": len(frame), "significant": int(frame["significant"].sum()),
+                            "exact_ties": int((frame["p_value"] == 1).sum()), "fdr": FDR, "method": FDR_TEXT}
 
 
 BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies}
+FDR_TEXT = ("Benjamini-Hochberg over every test the report made (each seat test and first-mover test, per "
+            "player count, every rule value x quantity: the first mover's share, each seat's or team's share, "
+            "length; every pair of policies head to head); a finding is significant when its adjusted p-value "
+            "is below 5%, which keeps the expected share of false findings among the findings at most 5%. "
+            "Each p-value is two-sided, from the same floored variance as its interval (analyser.stats.multiple); "
+            "an exact tie has p = 1 and counts as a test.")
 
 
 # ---------------------------------------------------------------------- verdicts
@@ -398,96 +506,109 @@ def _p(p) -> str:
     return "-" if p is None or p != p else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
 
 
+def _sig(q) -> bool:
+    return q is not None and q == q and q < FDR
+
+
+def _q(q) -> str:
+    return f"adjusted p {_p(q)}"
+
+
+SIGNIFICANT = "significant at FDR 5%"
+
+
 def seat_verdict(summary: dict, unit: str) -> str:
+    """The seats verdict, worded by the tests' adjusted p-values; a rotated line-up says so first."""
     test, frame, what = summary["test"], summary["frame"], summary["what"]
     fair = summary["fair_share"]
     fm = summary["first_mover"]
+    note = ""
+    if summary["rotations"] > 1:
+        policies = sorted({p for a in summary["arrangements"] for p in a.split(", ")})
+        note = (f"The line-up was rotated over the {what}s ({summary['rotations']} arrangements on the same "
+                f"{plural(unit)}), so each {what}'s share is averaged over {', '.join(policies)}: a {what}'s "
+                f"effect, not a policy's. ")
     first = ""
     if fm["first_mover_win_rate"] == fm["first_mover_win_rate"]:
-        lo, hi = fm["advantage_ci_low"], fm["advantage_ci_high"]
-        sign = "an advantage" if lo > 0 else "a disadvantage" if hi < 0 else "no clear advantage"
+        q = fm.get("advantage_p_adjusted")
+        sign = ("an advantage" if fm["advantage"] > 0 else "a disadvantage") + f" ({SIGNIFICANT}, {_q(q)})" \
+            if _sig(q) else f"no clear advantage ({_q(q)})"
         first = (f" The first mover has {sign}: {_pc(fm['first_mover_win_rate'])} of wins against a fair "
-                 f"{_pc(fair)}, {_pp(fm['advantage'])} points [{_pp(lo)}, {_pp(hi)}].")
+                 f"{_pc(fair)}, {_pp(fm['advantage'])} points [{_pp(fm['advantage_ci_low'])}, "
+                 f"{_pp(fm['advantage_ci_high'])}].")
     stat = (f"{test['test'].split(' (')[0]}: chi2 = {test['statistic']:.1f}, {test['df']} df, "
-            f"p {_p(test['p_value'])}")
-    off = frame[frame["finding"] != "fair within noise"]
-    if test["p_value"] < sec.ALPHA:
-        worst = summary["worst"]
-        head = (f"Unfair: the {what}s' win shares differ ({stat}). Largest gap: {worst['group']} "
-                f"({worst['policies']}) wins {_pc(worst['win_share'])} against a fair {_pc(fair)}, "
-                f"{_pp(worst['excess'])} points [{_pp(worst['excess_ci_low'])}, {_pp(worst['excess_ci_high'])}].")
+            f"p {_p(test['p_value'])}, {_q(test.get('p_adjusted'))}")
+    worst = summary["worst"]
+    if worst is None:
+        return note + f"No completed {unit} to judge the {what}s by."
+    gap = (f"{worst['group']} ({worst['policies']}) wins {_pc(worst['win_share'])} against a fair {_pc(fair)}, "
+           f"{_pp(worst['excess'])} points [{_pp(worst['excess_ci_low'])}, {_pp(worst['excess_ci_high'])}]")
+    if _sig(test.get("p_adjusted")):
+        head = f"Unfair ({SIGNIFICANT}): the {what}s' win shares differ ({stat}). Largest gap: {gap}."
+        off = frame[frame["finding"] != "fair within noise"]
         if len(off) > 1:
             head += " Outside fair: " + ", ".join(f"{r.group} {_pp(r.excess)}" for r in off.itertuples()) + "."
     else:
-        worst = summary["worst"]
-        head = (f"No {what} is shown to be unfair ({stat}); the largest gap from the fair {_pc(fair)} is "
-                f"{worst['group']}'s {_pp(worst['excess'])} points [{_pp(worst['excess_ci_low'])}, "
-                f"{_pp(worst['excess_ci_high'])}].")
-    return head + first
+        head = f"No {what} is shown to be unfair ({stat}); the largest gap from the fair share: {gap}."
+    return note + head + first
 
 
 def players_verdict(frame: pd.DataFrame) -> str:
     parts = []
-    unfair = frame[frame["p_value"] < sec.ALPHA]
+    unfair = frame[frame["p_adjusted"] < FDR]
     if unfair.empty:
-        parts.append("no player count shows unequal seats (each test at the 5% level)")
+        parts.append("no player count shows unequal seats at FDR 5%")
     else:
-        parts.append("seats differ at " + ", ".join(
-            f"{int(r.players)} players (p {_p(r.p_value)}; {r.largest_gap_group} {_pp(r.largest_gap)} points)"
+        parts.append(f"seats differ ({SIGNIFICANT}) at " + ", ".join(
+            f"{int(r.players)} players ({_q(r.p_adjusted)}; {r.largest_gap_group} {_pp(r.largest_gap)} points)"
             for r in unfair.itertuples()))
     adv = frame.dropna(subset=["advantage"])
     if not adv.empty:
-        texts = []
-        for r in adv.itertuples():
-            mark = "" if r.advantage_ci_low <= 0 <= r.advantage_ci_high else "*"
-            texts.append(f"{int(r.players)}: {_pp(r.advantage)}{mark} [{_pp(r.advantage_ci_low)}, "
-                         f"{_pp(r.advantage_ci_high)}]")
-        marked = any(t.split(" [")[0].endswith("*") for t in texts)
+        texts = [f"{int(r.players)}: {_pp(r.advantage)}{'*' if _sig(r.advantage_p_adjusted) else ''} "
+                 f"[{_pp(r.advantage_ci_low)}, {_pp(r.advantage_ci_high)}]" for r in adv.itertuples()]
+        marked = any(_sig(q) for q in adv["advantage_p_adjusted"])
         parts.append("first-mover advantage in points by player count " + "; ".join(texts)
-                     + (" (* interval excludes 0)" if marked else ""))
-    text = "; ".join(parts)
+                     + (f" (* {SIGNIFICANT})" if marked else ""))
+    rotated = frame["rotations"].max() > 1 if "rotations" in frame else False
+    text = "; ".join(parts) + ("; the line-up rotated over the seats at every count" if rotated else "")
     return text[0].upper() + text[1:] + "."
 
 
-def rules_verdict(frame: pd.DataFrame, skipped: dict, length: str) -> str:
+def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, length: str) -> str:
     if frame.empty:
         why = "; ".join(f"{k}: {v}" for k, v in skipped.items()) or "the game has no rule settings"
         return f"No rule setting to vary ({why})."
     rows = frame[~frame["baseline"]]
-    bal, neutral, lengths, same, unchanged = [], [], [], [], []
+    bal, neutral, lengths, calm, same, unchanged = [], [], [], [], [], []
     for r in rows.itertuples():
         name = f"{r.setting}={r.value}"
         if r.identical:
             same.append(name)
             continue
-        moved = [c for c, lo, hi in (("first mover", r.first_mover_change_ci_low, r.first_mover_change_ci_high),
-                                     (r.largest_group_change_group, r.largest_group_change_ci_low,
-                                      r.largest_group_change_ci_high))
-                 if c is not None and lo == lo and (lo > 0 or hi < 0)]
-        if moved:
-            texts = []
-            if "first mover" in moved:
-                texts.append(f"first mover {_pp(r.first_mover_change)} [{_pp(r.first_mover_change_ci_low)}, "
-                             f"{_pp(r.first_mover_change_ci_high)}]")
-            if r.largest_group_change_group in moved:
-                texts.append(f"{r.largest_group_change_group} {_pp(r.largest_group_change)} "
-                             f"[{_pp(r.largest_group_change_ci_low)}, {_pp(r.largest_group_change_ci_high)}]")
-            bal.append(f"{name} ({', '.join(texts)} points)")
-        else:
-            neutral.append(name)
-        if r.length_change == r.length_change:
-            if r.length_change == r.length_change_ci_low == r.length_change_ci_high == 0:
-                unchanged.append(name)
-            else:
-                lengths.append(f"{name} {r.length_change:+.1f} [{r.length_change_ci_low:+.1f}, "
-                               f"{r.length_change_ci_high:+.1f}]")
-    out = []
-    out.append("seat balance moves under " + "; ".join(bal) if bal else
-               "no setting moves seat balance beyond noise")
+        texts = []
+        if _sig(r.first_mover_change_p_adjusted):
+            texts.append(f"first mover {_pp(r.first_mover_change)} [{_pp(r.first_mover_change_ci_low)}, "
+                         f"{_pp(r.first_mover_change_ci_high)}]")
+        moved = groups[(groups["setting"] == r.setting) & (groups["value"] == r.value)
+                       & (groups["win_diff_p_adjusted"] < FDR)] if not groups.empty else groups
+        texts += [f"{g.group} {_pp(g.win_diff)} [{_pp(g.win_diff_ci_low)}, {_pp(g.win_diff_ci_high)}]"
+                  for g in moved.itertuples()]
+        (bal if texts else neutral).append(f"{name} ({', '.join(texts)} points)" if texts else name)
+        if r.length_change == r.length_change_ci_low == r.length_change_ci_high == 0:
+            unchanged.append(name)
+        elif _sig(r.length_change_p_adjusted):
+            lengths.append(f"{name} {r.length_change:+.1f} [{r.length_change_ci_low:+.1f}, "
+                           f"{r.length_change_ci_high:+.1f}]")
+        elif r.length_change == r.length_change:
+            calm.append(name)
+    out = [f"seat balance moves ({SIGNIFICANT}) under " + "; ".join(bal) if bal else
+           "no setting moves seat balance at FDR 5%"]
     if neutral and bal:
         out.append("no clear effect on seats: " + ", ".join(neutral))
     if lengths:
-        out.append(f"length ({length}): " + "; ".join(lengths))
+        out.append(f"length ({length}) changes ({SIGNIFICANT}) under " + "; ".join(lengths))
+    if calm:
+        out.append("no clear change in length under " + ", ".join(calm))
     if unchanged:
         out.append(f"length ({length}) is the same in every deal under " + ", ".join(unchanged))
     if same:
@@ -497,28 +618,45 @@ def rules_verdict(frame: pd.DataFrame, skipped: dict, length: str) -> str:
 
 
 def policies_verdict(summary: dict) -> str:
-    ratings = summary["ratings"]
-    best = ratings.iloc[0]
-    ref = summary["model"]["reference"]
-    tied = len(ratings) > 1 and best["elo_ci_low"] <= ratings.iloc[1]["elo_ci_high"]
-    if best["policy"] == ref:
-        second = ratings.iloc[1]
-        text = (f"{best['policy']} rates best (the reference, Elo 0); the runner-up {second['policy']} is at Elo "
-                f"{second['elo']:+.0f} [{second['elo_ci_low']:+.0f}, {second['elo_ci_high']:+.0f}]")
-    else:
-        head = (f"{best['policy']} and {ratings.iloc[1]['policy']} rate best, not told apart by their rating "
-                f"intervals ({best['policy']}: " if tied else f"{best['policy']} rates best (")
-        text = (f"{head}Elo {best['elo']:+.0f} [{best['elo_ci_low']:+.0f}, {best['elo_ci_high']:+.0f}] relative to "
-                f"{ref})")
-    duel = summary["duel"]
+    """Head to head first; the ratings only as far as their fit allows; the equilibrium where given."""
+    ratings, duel, fit = summary["ratings"], summary["duel"], summary.get("fit") or {}
+    poor = fit.get("fits") is False
+    text = ""
+    if summary.get("same"):
+        text += "; ".join(f"{a} and {b} are one policy (the same function and parameters)"
+                          for a, b in summary["same"]) + ". "
+    if poor:
+        text += (f"The ratings do not fit the results (dispersion {fit.get('dispersion', float('nan')):.3g}"
+                 f"{': ' + fit['warning'] if fit.get('warning') else ''}): the results are not transitive, so "
+                 f"one number per policy misleads; read the head-to-head matrix. ")
     if duel:
-        second = duel["second"]
-        clear = f"it beats {second} directly" if duel["ci_low"] > 0 else \
-            f"yet {second} beats it directly (the ratings pool every pair)" if duel["ci_high"] < 0 else \
-            "no clear difference directly"
-        against = second if best["policy"] == ref else f"the runner-up {second}"
-        text += (f"; head to head against {against}: {_pp(duel['win_diff'])} points of win "
-                 f"share [{_pp(duel['ci_low'])}, {_pp(duel['ci_high'])}], {clear}")
-    worst = ratings.iloc[-1]
-    text += f"; {worst['policy']} rates worst (Elo {worst['elo']:+.0f})."
-    return text
+        q = duel.get("p_adjusted")
+        clear = (f"{duel['best']} beats {duel['second']} head to head" if duel["win_diff"] > 0 else
+                 f"{duel['second']} beats {duel['best']} head to head") + f" ({SIGNIFICANT})" if _sig(q) else \
+            f"no clear difference between {duel['best']} and {duel['second']} head to head ({_q(q)})"
+        text += (f"{clear[0].upper()}{clear[1:]}: {_pp(duel['win_diff'])} points of win share for {duel['best']} "
+                 f"[{_pp(duel['ci_low'])}, {_pp(duel['ci_high'])}]; ")
+    best, worst, ref = ratings.iloc[0], ratings.iloc[-1], summary["model"]["reference"]
+    shown = ratings.iloc[1] if best["policy"] == ref and len(ratings) > 1 else best
+    where = "the runner-up, at" if shown is not best else "first, at"
+    text += (f"{'the ratings (not to be trusted here)' if poor else 'the ratings'} put {best['policy']} first"
+             + (f" (the reference, Elo 0), {shown['policy']} {where.split(',')[0]}" if shown is not best else "")
+             + f" (Elo {shown['elo']:+.0f} [{shown['elo_ci_low']:+.0f}, {shown['elo_ci_high']:+.0f}] relative to "
+               f"{ref}) and {worst['policy']} last (Elo {worst['elo']:+.0f})")
+    eq = summary.get("equilibrium")
+    if eq is not None and len(eq):
+        mix = eq[eq["weight"] > 0.005].sort_values("weight", ascending=False)
+        text += ("; the meta-game's equilibrium (a mix no policy beats on average) is "
+                 + ", ".join(f"{r.policy} {_pc(r.weight)}" for r in mix.itertuples()))
+    return text[0].upper() + text[1:] + "."
+
+
+VERDICTS = {
+    "seats": lambda r: seat_verdict(r.parts["seats"], r.meta["unit"]),
+    "players": lambda r: (f"not applicable: {r.parts['players']['skipped']}." if "skipped" in r.parts["players"]
+                          else players_verdict(r.parts["players"]["frame"])),
+    "rules": lambda r: rules_verdict(r.parts["rules"]["frame"], r.parts["rules"]["groups"],
+                                     r.parts["rules"]["skipped"], r.meta.get("length") or "length"),
+    "policies": lambda r: ("not applicable: the game has one policy." if "skipped" in r.parts["policies"]
+                           else policies_verdict(r.parts["policies"])),
+}

@@ -4,30 +4,36 @@ Nothing here simulates: :mod:`analyser.reports.builder` runs ``simulate``,
 ``tournament`` and one run per rule value, and hands the results to these
 functions, which read them with the existing statistics:
 
-- seat shares and their intervals: the per-seat (per-team) tables of
-  :mod:`analyser.stats.summary` (Wilson's interval for a 0/1 win share, the
-  normal one otherwise); the fair share, first-mover advantage and Balance:
-  :mod:`analyser.stats.balance`;
-- the one figure added here, a test that every seat (team) has the same win
-  share: a Wald chi-square test on the per-unit win shares (below);
+- seat shares, per deal, averaged over the runs of the line-up (one run, or
+  one per rotation of a mixed line-up over the seats, so that a seat's share
+  is the seat's and not its policy's): intervals from analyser.stats.intervals
+  (Wilson within [0, 1] with the variance floor), the fair share (the deal's
+  win total over the seats), first-mover advantage and Ludii's Balance as
+  analyser.stats.balance defines them;
+- a test that every seat (team) has the same win share: a Wald chi-square
+  test on the per-deal win shares (below);
 - a rule setting's effect: the per-group table of ``vary``
   (:func:`analyser.rule_effects.effect_table`, from the same per-deal group values
   ``vary`` computes), and paired differences of the first mover's win share and
-  of length with :func:`analyser.stats.paired.mean_half_width`;
-- policies: the tournament's Bradley-Terry ratings and head-to-head pairs.
+  of length (intervals.values_ci), each with its p-value;
+- policies: the tournament's head-to-head pairs (with p-values), ratings and,
+  where the tournament gives them, its fit and the meta-game's equilibrium.
+
+Every p-value here is one test of the report's family, which the builder
+adjusts for the false discovery rate (analyser.stats.multiple).
 """
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
 from analyser.rule_effects import QUANTITIES, effect_table, group_values, outcome_groups
-from analyser.stats.balance import fair_share
-from analyser.stats.intervals import Z95
-from analyser.stats.paired import mean_half_width
+from analyser.stats.intervals import exact, mean_ci, values_ci
+from analyser.stats.multiple import mean_p, normal_p
 
 NAN = float("nan")
 ALPHA = 0.05
@@ -44,8 +50,23 @@ def groups_of(result) -> list[tuple[str, tuple[int, ...]]]:
     return outcome_groups(SimpleNamespace(game=result.game, players=result.tally.players))
 
 
-def completed(records: np.ndarray) -> np.ndarray:
-    return records[~records["aborted"].astype(bool)]
+def rotated_lineups(seats: list, groups: list[tuple[str, tuple[int, ...]]]) -> list[tuple[list, list[int]]]:
+    """Every distinct rotation of a line-up over the groups (teams as teams: rotation r puts the policy of
+    group g's k-th seat on group g + r's k-th seat), each seat's policy with the stream id of its home seat,
+    so a policy keeps its own draws wherever it sits. Each seat then holds every policy of the line-up
+    equally often; identical rotations are played once (the rest stay balanced)."""
+    members = [list(g) for _, g in groups]
+    out, seen = [], set()
+    for r in range(len(members)):
+        home = [0] * sum(map(len, members))
+        for g, group in enumerate(members):
+            for seat, source in zip(group, members[(g - r) % len(members)], strict=True):
+                home[seat] = source
+        key = tuple(seats[h].label() for h in home)
+        if key not in seen:
+            seen.add(key)
+            out.append(([seats[h] for h in home], home))
+    return out
 
 
 def equal_shares_test(values: np.ndarray) -> dict:
@@ -68,41 +89,84 @@ def equal_shares_test(values: np.ndarray) -> dict:
     return {"test": TEST_NAME, "statistic": stat, "df": df, "p_value": float(chi2.sf(stat, df)), "units": n}
 
 
-def seat_frame(result) -> pd.DataFrame:
-    """One row per seat (per team in a team game): win share with its 95% interval (the summary
-    table's), the fair share, and the excess over it with the interval shifted by the fair share."""
-    fair = fair_share(result.tally)
-    table = result.by_team if result.game.teams else result.summary
-    groups = groups_of(result)
+def seat_summary(results: list) -> dict:
+    """The seats section of one line-up: ``results`` are its runs on the same deals (one, or one per
+    rotation of a mixed line-up), and every figure is per deal, averaged over them: each seat's (team's)
+    win share x_g, its interval and its excess over the fair share, the test that every seat has the same
+    share, the first mover's advantage, Balance, mean length. A deal aborted in any run is dropped."""
+    first = results[0]
+    groups = groups_of(first)
+    ok = ~np.any([r.records["aborted"].astype(bool) for r in results], axis=0)
+    recs = [r.records[ok] for r in results]
+    win = QUANTITIES.index("win")
+    x = exact(np.mean([group_values(rec, groups)[:, win, :] for rec in recs], axis=0)) if ok.any() else \
+        np.zeros((len(groups), 0))
+    fair_d = x.sum(axis=0) / len(groups)                 # per deal: what each seat wins if none is favoured
+    fair = float(fair_d.mean()) if fair_d.size else NAN
+    labels = [list(r.meta["policies"]) for r in results]
+    frame = seat_frame(x, groups, labels, fair)
+    players = first.tally.players
+    f = np.mean([first_mover_share(rec, players) for rec in recs], axis=0) if ok.any() else np.zeros(0)
+    worst = frame.iloc[int(np.argmax(np.abs(frame["excess"].to_numpy(float))))] if len(frame) and \
+        np.isfinite(fair) else None
+    return {"frame": frame, "test": equal_shares_test(x.T), "fair_share": fair,
+            "first_mover": first_mover(f, f - fair_d, fair), "balance": balance_of(x),
+            "length_mean": float(np.mean([rec["length"].mean() for rec in recs])) if ok.any() else NAN,
+            "units": int(ok.size), "completed": int(ok.sum()), "aborted": int((~ok).sum()),
+            "draw_rate": float(np.mean([rec["draw"].mean() for rec in recs])) if ok.any() else NAN,
+            "worst": None if worst is None else worst.to_dict(), "rotations": len(results),
+            "what": "team" if first.game.teams else "seat"}
+
+
+def seat_frame(x: np.ndarray, groups, labels: list[list[str]], fair: float) -> pd.DataFrame:
+    """One row per seat (team) from its per-deal shares x (groups x deals): the win share with its 95%
+    interval (intervals.mean_ci within [0, 1]: Wilson's for 0/1 values, with the variance floor), the fair
+    share, and the excess over it with the interval shifted by the fair share."""
+    n = x.shape[1]
     rows = []
-    for (name, seats), row in zip(groups, table.to_dict("records"), strict=True):
-        low, high = row["win_ci_low"], row["win_ci_high"]
+    for g, (name, seats) in enumerate(groups):
+        share = float(x[g].mean()) if n else NAN
+        low, high = mean_ci(share, float(x[g].var(ddof=1)) if n > 1 else NAN, n, bounds=(0.0, 1.0))
+        who = sorted({" + ".join(lineup[s] for s in seats) for lineup in labels})
         rows.append({"group": name, "seats": ",".join(map(str, seats)),
-                     "policies": row.get("policies") or row.get("policy"), "units": int(row["games"]),
-                     "win_share": row["win_rate"], "ci_low": low, "ci_high": high, "fair_share": fair,
-                     "excess": row["win_rate"] - fair, "excess_ci_low": low - fair, "excess_ci_high": high - fair,
+                     "policies": who[0] if len(who) == 1 else "each in turn: " + ", ".join(who), "units": n,
+                     "win_share": share, "ci_low": low, "ci_high": high, "fair_share": fair,
+                     "excess": share - fair, "excess_ci_low": low - fair, "excess_ci_high": high - fair,
                      "finding": "below fair" if high < fair else "above fair" if low > fair else "fair within noise"})
     return pd.DataFrame(rows)
 
 
-def seat_summary(result) -> dict:
-    """The seats section of one run: the seat frame, the test across seats, the first mover's
-    advantage and Balance (stats.balance, through the run's figures), mean length."""
-    frame = seat_frame(result)
-    groups = groups_of(result)
-    done = completed(result.records)
-    values = group_values(done, groups)[:, QUANTITIES.index("win"), :].T if done.size else np.zeros((0, 0))
-    f = result.figures
-    worst = frame.iloc[int(np.argmax(np.abs(frame["excess"].to_numpy(float))))] if len(frame) else None
-    return {"frame": frame, "test": equal_shares_test(values), "fair_share": fair_share(result.tally),
-            "first_mover": {k: f[k] for k in ("first_mover_units", "first_mover_win_rate", "first_mover_win_ci_low",
-                                              "first_mover_win_ci_high", "advantage", "advantage_ci_low",
-                                              "advantage_ci_high")},
-            "balance": {k: f[k] for k in ("balance", "balance_ci_low", "balance_ci_high", "balance_gap")},
-            "length_mean": f["length_mean"], "units": f["units"], "completed": f["completed"],
-            "aborted": f["aborted"], "draw_rate": f["draw_rate"],
-            "worst": None if worst is None else worst.to_dict(),
-            "what": "team" if result.game.teams else "seat"}
+def first_mover(share: np.ndarray, advantage: np.ndarray, fair: float) -> dict:
+    """The first mover's win share per deal and its advantage over the deal's fair share: means, 95%
+    intervals (within [0, 1] and [-1, 1], intervals.mean_ci / values_ci) and the advantage's p-value."""
+    share = share[np.isfinite(share)]
+    n = share.size
+    if n < 2:
+        return {"first_mover_units": n, "first_mover_win_rate": NAN, "first_mover_win_ci_low": NAN,
+                "first_mover_win_ci_high": NAN, "advantage": NAN, "advantage_ci_low": NAN,
+                "advantage_ci_high": NAN, "advantage_p": NAN}
+    rate = float(share.mean())
+    low, high = mean_ci(rate, float(share.var(ddof=1)), n, bounds=(0.0, 1.0))
+    adv = values_ci(advantage, bounds=(-1.0, 1.0))
+    return {"first_mover_units": n, "first_mover_win_rate": rate, "first_mover_win_ci_low": low,
+            "first_mover_win_ci_high": high, "advantage": adv["mean"], "advantage_ci_low": adv["low"],
+            "advantage_ci_high": adv["high"], "advantage_p": mean_p(adv["mean"], adv["sd"] ** 2, n, adv["tie"])}
+
+
+def balance_of(x: np.ndarray) -> dict:
+    """Ludii's Balance, 1 minus the largest gap between seats' win shares, with the conservative
+    simultaneous interval of analyser.stats.balance (Bonferroni intervals of the shares, here the floored
+    ones of mean_ci), from per-deal shares x (groups x deals)."""
+    g, n = x.shape
+    if n < 2 or g < 2:
+        return {"balance": NAN, "balance_ci_low": NAN, "balance_ci_high": NAN, "balance_gap": NAN}
+    z = NormalDist().inv_cdf(1 - 0.025 / g)
+    share = x.mean(axis=1)
+    low, high = mean_ci(share, x.var(axis=1, ddof=1), np.full(g, n), z=z, bounds=(0.0, 1.0))
+    gap = float(share.max() - share.min())
+    gap_low, gap_high = max(0.0, float(low.max() - high.min())), min(1.0, float(high.max() - low.min()))
+    return {"balance": 1.0 - gap, "balance_ci_low": 1.0 - gap_high, "balance_ci_high": 1.0 - gap_low,
+            "balance_gap": gap}
 
 
 def player_count_row(players: int, summary: dict) -> dict:
@@ -113,6 +177,7 @@ def player_count_row(players: int, summary: dict) -> dict:
             "first_mover_win_share": fm["first_mover_win_rate"], "first_mover_ci_low": fm["first_mover_win_ci_low"],
             "first_mover_ci_high": fm["first_mover_win_ci_high"], "advantage": fm["advantage"],
             "advantage_ci_low": fm["advantage_ci_low"], "advantage_ci_high": fm["advantage_ci_high"],
+            "advantage_p": fm["advantage_p"], "rotations": summary["rotations"],
             "balance": summary["balance"]["balance"], "balance_ci_low": summary["balance"]["balance_ci_low"],
             "balance_ci_high": summary["balance"]["balance_ci_high"],
             "chi2": test["statistic"], "df": test["df"], "p_value": test["p_value"],
@@ -132,10 +197,12 @@ def first_mover_share(records: np.ndarray, players: int) -> np.ndarray:
     return out
 
 
-def paired(values: np.ndarray) -> dict:
-    """Mean of per-deal differences with the paired normal 95% interval (stats.paired.mean_half_width)."""
-    mean, _, half = mean_half_width(np.asarray(values, float), Z95)
-    return {"change": mean, "ci_low": mean - half, "ci_high": mean + half}
+def paired(values: np.ndarray, bounds: tuple[float, float] | None = None) -> dict:
+    """Mean of per-deal differences with its paired 95% interval (intervals.values_ci: exact values, the
+    variance floor, Wilson within ``bounds``; exactly 0 everywhere: [0, 0]) and two-sided p-value."""
+    v = values_ci(values, bounds=bounds)
+    return {"change": v["mean"], "ci_low": v["low"], "ci_high": v["high"],
+            "p": mean_p(v["mean"], v["sd"] ** 2, v["n"], v["tie"])}
 
 
 def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
@@ -150,7 +217,7 @@ def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
     kept = int(ok.sum())
     x = np.stack([group_values(r[ok], groups) for r in recs])          # value x group x quantity x deal
     sums = np.stack([x.sum(axis=-1), (x * x).sum(axis=-1)], axis=-1)
-    d = x - x[:1]
+    d = exact(x - x[:1])
     dsums = np.stack([d.sum(axis=-1), (d * d).sum(axis=-1)], axis=-1)
     table = effect_table(base_config, groups, values, spec, sums, dsums, kept) if kept else None
     base_first = first_mover_share(recs[0][ok], players)
@@ -168,15 +235,16 @@ def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
                                            and np.array_equal(recs[k]["length"][ok], recs[0]["length"][ok]))}
         if k == 0:
             row.update(first_mover_change=NAN, first_mover_change_ci_low=NAN, first_mover_change_ci_high=NAN,
-                       length_change=NAN, length_change_ci_low=NAN, length_change_ci_high=NAN,
-                       largest_group_change_group=None, largest_group_change=NAN,
-                       largest_group_change_ci_low=NAN, largest_group_change_ci_high=NAN)
+                       first_mover_change_p=NAN, length_change=NAN, length_change_ci_low=NAN,
+                       length_change_ci_high=NAN, length_change_p=NAN, largest_group_change_group=None,
+                       largest_group_change=NAN, largest_group_change_ci_low=NAN, largest_group_change_ci_high=NAN)
         else:
-            fm = paired(first_mover_share(recs[k][ok], players) - base_first)
+            fm = paired(first_mover_share(recs[k][ok], players) - base_first, (-1.0, 1.0))
             ln = paired(recs[k]["length"][ok].astype(float) - base_length)
             row.update(first_mover_change=fm["change"], first_mover_change_ci_low=fm["ci_low"],
-                       first_mover_change_ci_high=fm["ci_high"], length_change=ln["change"],
-                       length_change_ci_low=ln["ci_low"], length_change_ci_high=ln["ci_high"])
+                       first_mover_change_ci_high=fm["ci_high"], first_mover_change_p=fm["p"],
+                       length_change=ln["change"], length_change_ci_low=ln["ci_low"],
+                       length_change_ci_high=ln["ci_high"], length_change_p=ln["p"])
             row.update(_largest_change(table, str(spec.show(value))))
         rows.append(row)
     return {"setting": spec.name, "kind": spec.kind, "values": [str(spec.show(v)) for v in values],
@@ -186,7 +254,7 @@ def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
 def _largest_change(table: pd.DataFrame | None, value: str) -> dict:
     """The group whose win share the value moved most (vary's paired change and interval)."""
     empty = {"largest_group_change_group": None, "largest_group_change": NAN, "largest_group_change_ci_low": NAN,
-             "largest_group_change_ci_high": NAN}
+             "largest_group_change_ci_high": NAN, "largest_group_change_p": NAN}
     if table is None:
         return empty
     rows = table[table["value"] == value]
@@ -195,12 +263,19 @@ def _largest_change(table: pd.DataFrame | None, value: str) -> dict:
     row = rows.loc[rows["win_diff"].abs().idxmax()]
     return {"largest_group_change_group": row["group"], "largest_group_change": row["win_diff"],
             "largest_group_change_ci_low": row["win_diff_ci_low"],
-            "largest_group_change_ci_high": row["win_diff_ci_high"]}
+            "largest_group_change_ci_high": row["win_diff_ci_high"], "largest_group_change_p": row["win_diff_p"]}
 
 
-def int_values(spec, current: int) -> list[int]:
-    """The values tried for a whole-number setting: the current one, then one step either side (in range)."""
-    return [current] + [v for v in (current - 1, current + 1) if spec.low <= v <= spec.high]
+def setting_values(spec, current: int) -> list[int]:
+    """The values a report tries: the current one first, then every other value of an on/off or choice
+    setting, or of a whole-number one its declared ``report_values`` (else one step either side, in range)."""
+    if spec.kind == "bool":
+        others = range(2)
+    elif spec.kind == "choice":
+        others = range(len(spec.options))
+    else:
+        others = spec.report_values or [v for v in (current - 1, current + 1) if spec.low <= v <= spec.high]
+    return [current] + [v for v in others if v != current]
 
 
 def skip_reason(spec, fixed: dict | None) -> str | None:
@@ -215,10 +290,14 @@ def skip_reason(spec, fixed: dict | None) -> str | None:
 
 
 def policy_summary(league) -> dict:
-    """The policies section: the tournament's ratings, its head-to-head matrix, and best against runner-up."""
+    """The policies section: the tournament's head-to-head matrix and pairs (each pair's p-value from its
+    paired interval), its ratings, best against runner-up, and, where the tournament gives them, the
+    ratings' fit, the meta-game's equilibrium and the names that are one policy."""
     ratings = league.ratings
     best, second = ratings["policy"].iloc[0], ratings["policy"].iloc[1]
-    pairs = league.pairs
+    pairs = league.pairs.copy()
+    pairs["p_value"] = [normal_p(d, (hi - lo) / 2) for d, lo, hi in
+                        zip(pairs["win_diff"], pairs["ci_low"], pairs["ci_high"], strict=True)]
     row = pairs[((pairs["a"] == best) & (pairs["b"] == second)) | ((pairs["a"] == second) & (pairs["b"] == best))]
     duel = {}
     if not row.empty:
@@ -227,8 +306,9 @@ def policy_summary(league) -> dict:
         lo, hi = sorted((sign * r["ci_low"], sign * r["ci_high"]))
         duel = {"best": best, "second": second, "win_diff": sign * r["win_diff"], "ci_low": lo, "ci_high": hi,
                 "best_share": r["a_win_share"] if sign == 1 else r["b_win_share"],
-                "second_share": r["b_win_share"] if sign == 1 else r["a_win_share"]}
+                "second_share": r["b_win_share"] if sign == 1 else r["a_win_share"], "pair": int(row.index[0])}
     worst = ratings["policy"].iloc[-1]
     return {"ratings": ratings, "matrix": league.matrix, "ci_low": league.ci_low, "ci_high": league.ci_high,
             "pairs": pairs, "duel": duel, "best": best, "worst": worst, "model": league.meta["model"],
-            "fair_share": league.meta.get("fair_share")}
+            "fair_share": league.meta.get("fair_share"), "fit": getattr(league, "fit", None),
+            "equilibrium": getattr(league, "equilibrium", None), "same": list(getattr(league, "same", None) or [])}

@@ -16,16 +16,22 @@ import pandas as pd
 from analyser.core.errors import UserError
 from analyser.core.registry import get_game, plural
 
-INTERVALS = ("Intervals are 95%. A win share's interval is Wilson's when every value is 0 or 1 (a win or not), "
-             "else the normal interval of a mean (shared wins, team games); an excess over the fair share is "
-             "that interval shifted by the fair share, which is exact (the win total over the seats, less the "
-             "draws). The fair share is what a seat wins per completed unit when no seat is favoured. Units "
-             "that hit the action cap are aborted and left out of every share, and counted.")
+INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
+             "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
+             "(shared wins, team games, shares averaged over rotations); every variance is floored (s^2 + 1/n), "
+             "so a run that happens to be constant (all wins after 300 matches) still gets an honest, non-zero "
+             "interval. An excess over the fair share is that interval shifted by the fair share (the deal's win "
+             "total over the seats: exact without draws). Units that hit the action cap are aborted and left out "
+             "of every share, and counted.")
 PAIRED = ("A rule value's change is paired by deal: every value plays the same deals (the same seed) with the "
-          "same seats, policies and random streams, and the interval is the normal one of the mean per-deal "
-          "difference (analyser.stats.paired); the per-seat changes are `vary`'s table.")
-TESTS = ("Each test and interval is at the 5% level on its own; with many of them, one in twenty of the truly "
-         "fair comparisons is flagged by chance.")
+          "same seats, policies and random streams, and the interval is that of the mean per-deal difference "
+          "(Wilson within [-1, 1] for shares, normal for length, both floored); a difference that is exactly 0 "
+          "on every deal is an exact tie, [0, 0]. The per-seat changes are `vary`'s table.")
+ROTATION = ("A line-up of different policies is rotated over the seats: every rotation (teams as teams) is "
+            "played on the same deals, each policy keeping its own random stream, and a seat's share is averaged "
+            "over the rotations, so every seat holds every policy equally often. Without it a seat's share would "
+            "be its policy's; rotating (rather than refusing a seat verdict for a mixed line-up) keeps the seat "
+            "question answerable: a seat effect common to all policies is what remains.")
 
 
 # ---------------------------------------------------------------------- formatting
@@ -54,6 +60,11 @@ def pval(p) -> str:
     return "-" if _nan(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
 
 
+def bare(p) -> str:
+    """A p-value in a table cell."""
+    return pval(p).removeprefix("= ")
+
+
 def md_table(headers: list[str], rows: list[list], right: set[int] | None = None) -> str:
     """A Markdown table; columns in ``right`` (default: all but the first) are right-aligned."""
     right = set(range(1, len(headers))) if right is None else right
@@ -74,21 +85,22 @@ def seat_rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
 
 
 def player_rows(frame: pd.DataFrame) -> tuple[list[str], list[list]]:
-    headers = ["players", "fair share", "first mover wins", "advantage (points)", "95% interval", "Balance",
-               "95% interval", "chi2 (df)", "p", "largest gap (points)", "95% interval", "mean length"]
+    headers = ["players", "fair share", "first mover wins", "advantage (points)", "95% interval", "adj. p",
+               "Balance", "95% interval", "chi2 (df)", "p", "adj. p", "largest gap (points)", "95% interval",
+               "mean length"]
     rows = [[int(r.players), pc(r.fair_share), pc(r.first_mover_win_share), pts(r.advantage),
-             interval(r.advantage_ci_low, r.advantage_ci_high, pts), num(r.balance, 3),
+             interval(r.advantage_ci_low, r.advantage_ci_high, pts), bare(r.advantage_p_adjusted), num(r.balance, 3),
              interval(r.balance_ci_low, r.balance_ci_high, lambda x: num(x, 3)), f"{num(r.chi2)} ({r.df})",
-             pval(r.p_value).lstrip("= "), f"{r.largest_gap_group} {pts(r.largest_gap)}",
+             bare(r.p_value), bare(r.p_adjusted), f"{r.largest_gap_group} {pts(r.largest_gap)}",
              interval(r.largest_gap_ci_low, r.largest_gap_ci_high, pts), num(r.length_mean)]
             for r in frame.itertuples()]
     return headers, rows
 
 
 def rule_rows(frame: pd.DataFrame, what: str) -> tuple[list[str], list[list]]:
-    headers = ["setting", "value", "first mover wins", "change (points)", "95% interval",
-               f"{what} moved most", "change (points)", "95% interval", "mean length", "change", "95% interval",
-               "Balance"]
+    headers = ["setting", "value", "first mover wins", "change (points)", "95% interval", "adj. p",
+               f"{what} moved most", "change (points)", "95% interval", "adj. p", "mean length", "change",
+               "95% interval", "adj. p", "Balance"]
     rows = []
     for r in frame.itertuples():
         base = bool(r.baseline)
@@ -96,13 +108,15 @@ def rule_rows(frame: pd.DataFrame, what: str) -> tuple[list[str], list[list]]:
         rows.append([r.setting, value, pc(r.first_mover_win_share),
                      "" if base else pts(r.first_mover_change),
                      "" if base else interval(r.first_mover_change_ci_low, r.first_mover_change_ci_high, pts),
+                     "" if base else bare(r.first_mover_change_p_adjusted),
                      "" if base else (r.largest_group_change_group or "-"),
                      "" if base else pts(r.largest_group_change),
                      "" if base else interval(r.largest_group_change_ci_low, r.largest_group_change_ci_high, pts),
+                     "" if base else bare(r.largest_group_change_p_adjusted),
                      num(r.length_mean), "" if base else num(r.length_change, 1, True),
                      "" if base else interval(r.length_change_ci_low, r.length_change_ci_high,
                                               lambda x: num(x, 1, True)),
-                     num(r.balance, 3)])
+                     "" if base else bare(r.length_change_p_adjusted), num(r.balance, 3)])
     return headers, rows
 
 
@@ -156,13 +170,24 @@ def render_markdown(report, figures: dict[str, str]) -> str:
 
     for key, text in report.verdicts.items():
         out.append(f"- **{TITLES[key]}:** {text}")
+    out.append(f"- **Tests:** {tests_line(m)}")
     number = 0
     for key in m["sections"]:
         number += 1
         out += ["", f"## {number}. {TITLES[key]}", ""]
         out += SECTION_TEXT[key](report, figures)
-    out += ["", "## How to read it", "", INTERVALS, "", PAIRED, "", TESTS, ""]
+    rotated = any(len(v.get("arrangements") or ()) > 1 for v in m["ran"].values() if isinstance(v, dict))
+    out += ["", "## How to read it", "", INTERVALS, "", PAIRED, ""] + ([ROTATION, ""] if rotated else []) + \
+        [m["tests"]["method"], ""]
     return "\n".join(out)
+
+
+def tests_line(meta: dict) -> str:
+    """The one line that says how many tests the report made and how many are significant."""
+    t = meta["tests"]
+    ties = f", {t['exact_ties']} of them exact ties (p = 1)" if t["exact_ties"] else ""
+    return (f"this report made {t['made']} tests{ties}; {t['significant']} significant at a false discovery "
+            f"rate of {100 * t['fdr']:.0f}% (Benjamini-Hochberg adjusted p below {t['fdr']:g}).")
 
 
 def _figure(figures: dict, name: str, alt: str) -> list[str]:
@@ -174,8 +199,12 @@ def _seats_text(report, figures) -> list[str]:
     ran = m["ran"]["seats"]
     test, fm, bal = part["test"], part["first_mover"], part["balance"]
     headers, rows = seat_rows(part["frame"])
-    lines = [f"*Ran:* one run of {_units(m, ran['deals'])} at {m['players']} players, {m['lineup_text']}, "
-             f"seed {m['seed']}, the settings above; {part['completed']:,} completed, {part['aborted']:,} aborted.",
+    runs = ran.get("arrangements") or [m["lineup_text"]]
+    how = f"one run of {_units(m, ran['deals'])}" if len(runs) == 1 else \
+        (f"{len(runs)} runs of the same {_units(m, ran['deals'])}, the line-up rotated over the seats ("
+         + "; ".join(runs) + "; see How to read it)")
+    lines = [f"*Ran:* {how} at {m['players']} players, {m['lineup_text']}, seed {m['seed']}, the settings above; "
+             f"{part['completed']:,} completed, {part['aborted']:,} aborted (in any run).",
              "",
              f"**Verdict.** {report.verdicts['seats']}", "", md_table(headers, rows, set(range(2, 7))), ""]
     if not _nan(fm["first_mover_win_rate"]):
@@ -183,14 +212,16 @@ def _seats_text(report, figures) -> list[str]:
                      f"{interval(fm['first_mover_win_ci_low'], fm['first_mover_win_ci_high'])}; advantage over the "
                      f"fair share {pts(fm['advantage'])} points "
                      f"{interval(fm['advantage_ci_low'], fm['advantage_ci_high'], pts)} "
-                     f"({fm['first_mover_units']:,} {plural(m['unit'])}; analyser.stats.balance).")
+                     f"({fm['first_mover_units']:,} {plural(m['unit'])}; adjusted p "
+                     f"{pval(fm.get('advantage_p_adjusted'))}).")
     else:
         lines.append("- First mover: this game's record does not say who moved first.")
     lines.append(f"- Balance (Ludii: 1 minus the largest gap between seats): {num(bal['balance'], 3)} "
                  f"{interval(bal['balance_ci_low'], bal['balance_ci_high'], lambda x: num(x, 3))} "
                  f"(conservative simultaneous interval).")
     lines.append(f"- Test across {part['what']}s: {test['test']}: chi2 = {num(test['statistic'], 2)}, "
-                 f"{test['df']} df, p {pval(test['p_value'])}. {ran['test_method']}")
+                 f"{test['df']} df, p {pval(test['p_value'])}, adjusted p {pval(test.get('p_adjusted'))}. "
+                 f"{ran['test_method']}")
     return lines + _figure(figures, "seats", "win share per seat against the fair share")
 
 
@@ -201,11 +232,13 @@ def _players_text(report, figures) -> list[str]:
     ran = m["ran"]["players"]
     headers, rows = player_rows(part["frame"])
     counts = ", ".join(map(str, ran["counts"]))
-    lines = [f"*Ran:* one run of {_units(m, ran['deals'])} at each of {counts} players, {ran['policy']} in every "
-             f"seat ({ran['why']}), seed {m['seed']}, the settings above.", "",
+    runs = sum(len(v) for v in (ran.get("arrangements") or {}).values())
+    lines = [f"*Ran:* {runs} runs of {_units(m, ran['deals'])} over {counts} players, {ran['policy']} ({ran['why']}), "
+             f"seed {m['seed']}, the settings above.", "",
              f"**Verdict.** {report.verdicts['players']}", "", md_table(headers, rows), "",
              "Advantage: the first mover's win share minus the fair share. chi2 and p: the test across seats "
-             "(as in section 1). Largest gap: the seat furthest from the fair share, with its interval."]
+             "(as in section 1); adj. p: Benjamini-Hochberg over the report's tests. Largest gap: the seat "
+             "furthest from the fair share, with its interval."]
     lines += _figure(figures, "players", "seat excess over the fair share by player count")
     seats = part["seats"]
     lines += ["", "<details><summary>Every seat at every player count</summary>", ""]
@@ -229,19 +262,21 @@ def _rules_text(report, figures) -> list[str]:
              f"settings as above, each on the same deals as the report's own run (the first value of each "
              f"setting). "
              + (f"Not varied: {skipped}." if skipped else ""), "",
-             f"**Verdict.** {report.verdicts['rules']}", "", md_table(headers, rows, set(range(2, 12))), "",
+             f"**Verdict.** {report.verdicts['rules']}", "", md_table(headers, rows, set(range(2, 15))), "",
              f"Changes are from the first value, paired by deal. \"{what.capitalize()} moved most\": the {what} "
-             f"whose win share changed most (vary's paired change). Length counts {_length(report)}."]
+             f"whose win share changed most (vary's paired change). adj. p: Benjamini-Hochberg over the report's "
+             f"tests. Length counts {_length(report)}."]
     lines += _figure(figures, "rules", "effect of each rule setting on the first mover and on length")
     groups = part["groups"]
     if not groups.empty:
         rows = [[r.setting, r.value, r.group, r.policies, pc(r.win_mean), interval(r.win_ci_low, r.win_ci_high),
                  "" if _nan(r.win_diff) else pts(r.win_diff),
-                 "" if _nan(r.win_diff) else interval(r.win_diff_ci_low, r.win_diff_ci_high, pts)]
+                 "" if _nan(r.win_diff) else interval(r.win_diff_ci_low, r.win_diff_ci_high, pts),
+                 "" if _nan(r.win_diff) else bare(r.win_diff_p_adjusted)]
                 for r in groups.itertuples()]
         lines += ["", f"<details><summary>Every {what} under every value (vary's table)</summary>", "",
                   md_table(["setting", "value", what, "policy", "win share", "95% interval", "change (points)",
-                            "95% interval"], rows, {4, 5, 6, 7}), "", "</details>"]
+                            "95% interval", "adj. p"], rows, {4, 5, 6, 7, 8}), "", "</details>"]
     return lines
 
 
@@ -262,16 +297,44 @@ def _policies_text(report, figures) -> list[str]:
     headers, rows = rating_rows(part["ratings"])
     mh, mr = matrix_rows(part["matrix"], part["ci_low"], part["ci_high"])
     meta = part["meta"]
+    fit = part.get("fit") or {}
+    fit_line = "" if not fit else (
+        f"Fit: {fit.get('model', 'the model')}, dispersion {num(fit.get('dispersion'), 3)}: "
+        + ("the ratings describe the results." if fit.get("fits") else
+           "the ratings do NOT fit the results (not transitive); their intervals "
+           + (fit.get("warning") or "are not to be trusted") + ". Read the head-to-head matrix above."))
     lines = [f"*Ran:* a tournament of {', '.join(ran['policies'])} at {ran['players']} players: every pair on the "
              f"same {_units(m, ran['deals_per_pair'])}, each deal in every seat arrangement "
              f"({ran['arrangements']}), seed {m['seed']}, the settings above; {ran['plays']:,} plays.", "",
              f"**Verdict.** {report.verdicts['policies']}", "",
-             f"Ratings ({ran['model']}; Elo = 400 / ln 10 x rating):", "", md_table(headers, rows, {2, 3, 4, 5}),
-             "", f"Head to head: {meta['cell']} (fair share {pc(meta['fair_share'])}):", "", md_table(mh, mr), "",
-             f"Method: {meta['method']}"]
+             f"Head to head: {meta['cell']} (fair share {pc(meta['fair_share'])}):", "", md_table(mh, mr), "",
+             *_pair_lines(part), f"Ratings ({ran['model']}; Elo = 400 / ln 10 x rating):", "",
+             md_table(headers, rows, {2, 3, 4, 5}), ""] + ([fit_line, ""] if fit_line else []) + \
+        _equilibrium_lines(part.get("equilibrium")) + [f"Method: {meta['method']}"]
     lines += _figure(figures, "policies", "policy ratings with intervals")
     lines += _figure(figures, "head_to_head", "head-to-head matrix")
     return lines
+
+
+def _pair_lines(part: dict) -> list[str]:
+    """Each pair's paired difference with its p-values, a table under the matrix."""
+    rows = [[f"{r.a} - {r.b}", pts(r.win_diff), interval(r.ci_low, r.ci_high, pts), bare(r.p_value),
+             bare(r.p_adjusted)] for r in part["pairs"].itertuples()]
+    same = "".join(f" {a} and {b} are one policy (the same function and parameters)."
+                   for a, b in part.get("same") or [])
+    return ["Pairs: win share difference (points), paired by deal:" + same, "",
+            md_table(["pair", "difference", "95% interval", "p", "adj. p"], rows), ""]
+
+
+def _equilibrium_lines(eq) -> list[str]:
+    """The meta-game's equilibrium (Nash averaging over the head-to-head matrix), where the tournament gives it."""
+    if eq is None or not len(eq):
+        return []
+    rows = [[r.policy, pc(r.weight), interval(r.weight_ci_low, r.weight_ci_high), pts(r.value),
+             interval(r.value_ci_low, r.value_ci_high, pts)] for r in eq.itertuples()]
+    return ["Equilibrium of the meta-game (a mix of policies no policy beats on average; it assumes no "
+            "transitivity): each policy's weight in it and its value against it (points of win share):", "",
+            md_table(["policy", "weight", "95% interval", "value", "95% interval"], rows), ""]
 
 
 SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text}
@@ -322,6 +385,8 @@ def plain(v):
 def report_dict(report) -> dict:
     out = {"meta": plain(report.meta), "verdicts": dict(report.verdicts)}
     p = report.parts
+    if "tests" in p:
+        out["tests"] = plain(p["tests"]["frame"])
     if "seats" in p:
         s = p["seats"]
         out["seats"] = plain({"table": s["frame"], "test": s["test"], "fair_share": s["fair_share"],
@@ -341,7 +406,8 @@ def report_dict(report) -> dict:
         else:
             h2h = pd.concat([f.stack().rename(n) for f, n in ((s["matrix"], "win_share"), (s["ci_low"], "ci_low"),
                                                                (s["ci_high"], "ci_high"))], axis=1).reset_index()
-            out["policies"] = plain({"ratings": s["ratings"], "head_to_head": h2h, "pairs": s["pairs"],
+            out["policies"] = plain({"head_to_head": h2h, "pairs": s["pairs"], "ratings": s["ratings"],
+                                     "fit": s.get("fit"), "equilibrium": s.get("equilibrium"), "same": s.get("same"),
                                      "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"]})
     return out
 
