@@ -9,14 +9,14 @@ P = PLAYERS
 
 # The match's counters: kept in the hidden record while playing, copied into the result record.
 COUNTERS = [
-    ("rounds_won", np.int16, (P,)),
+    ("rounds_won", np.int32, (P,)),
     ("payoff_left", np.int32, (P,)),     # payoff cards left at the end of each round (won or drawn), summed
     ("kings", np.int32, (P,)),           # Kings played onto build piles
     ("payoff_played", np.int32, (P,)),   # payoff cards played onto build piles
     ("builds", np.int32, (P,)),          # cards played onto build piles (any source)
     ("discards", np.int32, (P,)),        # cards put onto side piles
     ("completed", np.int32, (P,)),       # build piles this seat completed (shuffled into the stock)
-    ("drawn_rounds", np.int16),
+    ("drawn_rounds", np.int32),
     ("turns", np.int32),                 # turns in the match (each player's turn counts one)
     ("moves", np.int32),                 # builds and discards in the match
     ("decisions", np.int32),             # policy calls (each has two or more legal actions)
@@ -34,7 +34,7 @@ RECORD_DTYPE = np.dtype([
     *outcome_fields(P),
     ("players", np.int8),
     ("first", np.int8),                  # the first round's starter
-    ("rounds", np.int16),                # rounds played (an aborted match: its last round included)
+    ("rounds", np.int32),                # rounds played (an aborted match: its last round included)
     ("points", np.int32, (P,)),          # match points (kept for aborted matches too, unlike score)
     *[f for f in COUNTERS if f[0] not in _IN_OUTCOME],
 ], align=True)

@@ -31,7 +31,7 @@ from analyser.games.spite_and_malice.records import COUNTERS
 P = PLAYERS
 
 PUBLIC_DTYPE = np.dtype([
-    ("round", np.int16),                # this round's index in the match, from 0
+    ("round", np.int32),                # this round's index in the match, from 0
     ("centre", np.int8),                # build piles in play (setting centre_piles)
     ("refill", np.int8),                # setting refill_empty_hand
     ("stock_out", np.int8),             # 0 on_draw, 1 at_once
@@ -66,7 +66,7 @@ HIDDEN_DTYPE = np.dtype([
     ("first", np.int8),                   # the first round's starter
     ("over", np.bool_),
     ("winner", np.int8),                  # the match's winner (-1: none, or a drawn match)
-    ("rounds_played", np.int16),
+    ("rounds_played", np.int32),
     ("round_moves", np.int32),            # builds and discards in this round (the cap counts them)
     *COUNTERS,
 ], align=True)

@@ -380,6 +380,14 @@ def test_max_games_aborts_an_undecided_match():
     assert rec["aborted"] and rec["rounds"] == 2 and rec["points"].tolist() == [5, 0] and not rec["win"].any()
 
 
+def test_rounds_are_counted_past_32767_so_a_high_max_games_is_reached():
+    # max_games and rounds go up to 100,000: a round counter that wrapped at 32,767 would never reach them
+    t = Table(payoffs=["4", "9 9 9 2 3"], hands=["7 7", "2 2 2"], builds=["A 2 3"], round_=32767, max_games=32769)
+    assert not t.play("P>b0")
+    assert t.pb["round"] == 32768 and t.hd["rounds_played"] == 32768 and record(t)["rounds"] == 32768
+    assert t.events("start")[-1]["round"] == 32768
+
+
 @pytest.mark.parametrize("points,winner", [((10, 20), 1), ((20, 10), 0), ((10, 15), None)])
 def test_a_round_limit_ends_the_match_on_points(points, winner):
     t = Table(payoffs=["4", "9 9 9 2 3"], hands=["7 7", "2 2 2"], builds=["A 2 3"], round_=1, rounds=2,
