@@ -14,7 +14,10 @@ compare (two policies A and B):
   two teams:  A on every seat of team 0 and B on team 1, then swapped;
   G > 2 teams: the rotations of A B..B and of B A..A over the teams.
 Mixed tables (tournament ``tables="mixed"``): tables of G distinct policies,
-each in its G rotations. All G-subsets of the policies when there are at most
+each in neighbour-balanced cyclic orders (``neighbour_orders``), each order in
+its G rotations, so every policy sits in every seat and directly after every
+other policy of its table equally often (in shedding games who plays after
+whom matters). All G-subsets of the policies when there are at most
 MAX_ALL_TABLES of them (or no more than the cyclic design would take); else a
 cyclic design: the P shifts (mod P) of base blocks chosen greedily until every
 difference between two policy numbers is covered, so every policy sits at the
@@ -23,7 +26,8 @@ same number of tables and every pair of policies meets at least once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from functools import cache
+from itertools import combinations, permutations
 
 from analyser.core.errors import UserError
 from analyser.core.rng import MAX_POLICY_STREAMS
@@ -47,16 +51,20 @@ def is_team_game(groups: list[list[int]]) -> bool:
     return len(groups[0]) > 1
 
 
-def rotations(base: Sequence, groups: list[list[int]], first_id: int = 0) -> list[tuple[list, list[int]]]:
+def rotations(base: Sequence, groups: list[list[int]], first_id: int = 0,
+              homes: Sequence[int] | None = None) -> list[tuple[list, list[int]]]:
     """The G rotations of ``base`` (one item per group): per rotation, the item on each seat
-    and each seat's stream id (its instance's seat in the base, plus ``first_id``)."""
+    and each seat's stream id (its instance's seat in the base, plus ``first_id``; with ``homes``,
+    the seats of group ``homes[g]`` for the instance of base group g, so an instance keeps its ids
+    in every order of a table)."""
     size, players = len(groups), sum(len(g) for g in groups)
+    homes = range(size) if homes is None else homes
     out = []
     for r in range(size):
         who, ids = [None] * players, [0] * players
         for g, seats in enumerate(groups):
             source = (g - r) % size
-            for seat, home in zip(seats, groups[source], strict=True):
+            for seat, home in zip(seats, groups[homes[source]], strict=True):
                 who[seat], ids[seat] = base[source], first_id + home
         out.append((who, ids))
     return out
@@ -120,6 +128,65 @@ def _base_blocks(policies: int, size: int) -> list[list[int]]:
     return blocks
 
 
+def cycle_edges(order: Sequence[int]) -> list[tuple[int, int]]:
+    """The ordered pairs (x, the one directly after x) of a cyclic order."""
+    return [(order[i], order[(i + 1) % len(order)]) for i in range(len(order))]
+
+
+@cache
+def neighbour_orders(size: int) -> tuple[tuple[int, ...], ...]:
+    """The fewest distinct cyclic orders of slots 0..size-1 (each starting at 0) in which every ordered pair
+    of slots is adjacent (x directly before y) equally often: an exact cover of each ordered pair once,
+    else twice (none exists once at 4 or 6: Tillson 1980), found by a deterministic backtracking search;
+    else every cyclic order. 2 seats: one order; 3: both directions; 4: all six; 5: four; 6: ten."""
+    every = [(0, *p) for p in permutations(range(1, size))]
+    for times in (1, 2):
+        found = _exact_cover(every, size, times)
+        if found is not None:
+            return tuple(found)
+    return tuple(every)
+
+
+def _exact_cover(orders: list[tuple[int, ...]], size: int, times: int) -> list | None:
+    """Distinct orders covering every ordered pair of slots exactly ``times`` times, or None."""
+    cover = {(x, y): 0 for x in range(size) for y in range(size) if x != y}
+    chosen: list[tuple[int, ...]] = []
+
+    def grow() -> bool:
+        short = next((e for e, c in cover.items() if c < times), None)
+        if short is None:
+            return True
+        for order in orders:
+            edges = cycle_edges(order)
+            if order in chosen or short not in edges or any(cover[e] >= times for e in edges):
+                continue
+            for e in edges:
+                cover[e] += 1
+            chosen.append(order)
+            if grow():
+                return True
+            chosen.pop()
+            for e in edges:
+                cover[e] -= 1
+        return False
+
+    return list(chosen) if grow() else None
+
+
+def orders_text(size: int, what: str = "seat") -> str:
+    """How the mixed tables are seated, for the output (``what``: seat or team)."""
+    orders = neighbour_orders(size)
+    if size == 2:
+        return f"two {what}s: each table in its 2 rotations"
+    times = len(orders) // (size - 1)
+    return (f"neighbour-balanced: each table in {len(orders)} cyclic orders x {size} rotations, so every policy "
+            f"sits in every {what} equally often and directly after each other policy of its table in "
+            f"{times} of the {len(orders)} orders")
+
+
 def table_seatings(tables: list[tuple[int, ...]], groups: list[list[int]]) -> list[list[tuple[list, list[int]]]]:
-    """Per table, its rotations: the policy index on each seat and each seat's stream id."""
-    return [rotations(list(table), groups) for table in tables]
+    """Per table, its seatings (each neighbour-balanced order in each rotation): the policy index on each seat
+    and each seat's stream id (a policy instance keeps the ids of its slot's seats in every seating)."""
+    orders = neighbour_orders(len(groups))
+    return [[seating for order in orders for seating in rotations([table[i] for i in order], groups, homes=order)]
+            for table in tables]

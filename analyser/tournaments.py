@@ -1,4 +1,4 @@
-"""A round robin of policies on common deals: a head-to-head matrix and ratings.
+"""A round robin of policies on common deals: a head-to-head matrix, its equilibrium, and ratings.
 
 Two seatings (``tables=``), every one on the same deals: first_deal ..
 first_deal + n - 1 of the same seed, the stream ids moving with the policy
@@ -11,51 +11,64 @@ team game: A on every seat of one team, B on the other, then swapped).
 
 Head-to-head matrix: M[X][Y] is X's mean win share per seat against Y, paired
 by deal: for deal d, x[d] = the mean over the pair's arrangements of the mean
-win share of X's seats, and M[X][Y] = mean of x[d] over the kept deals, with
-the normal 95% interval mean +- z * sd(x) / sqrt(n) (clipped to [0, 1]). The
-diagonal is empty. A deal aborted in any arrangement of a pair is dropped from
-that pair. At 2 seats of a game with one winner (Palace), M[X][Y] + M[Y][X]
-= 1 unless a deal is drawn; at more seats the fair share is
-win_total / players (Palace: 3/4 at 4 players) and the two cells need not add
-up to anything, since the arrangements give X one seat in half of them and
-n - 1 seats in the other half. In a team game every seat of a team plays one
-policy, so M[X][Y] is X's team's win share against Y's team (fair share 1/2
-with two teams) and a rating is that of a team of X's.
+win share of X's seats (through intervals.exact, so float residues cannot pose
+as effects), and M[X][Y] = mean of x[d] over the kept deals, with the
+effective-n Wilson 95% interval over deals (intervals.mean_ci). The diagonal
+is empty. A deal aborted in any arrangement of a pair is dropped from that
+pair. At 2 seats of a game with one winner (Palace), M[X][Y] + M[Y][X] = 1
+unless a deal is drawn; at more seats the fair share is win_total / players
+(Palace: 3/4 at 4 players) and the two cells need not add up to anything. In a
+team game every seat of a team plays one policy, so M[X][Y] is X's team's win
+share against Y's team (fair share 1/2 with two teams) and a rating is that of
+a team of X's. The pair's win share difference goes through
+intervals.values_ci: an exact tie on every deal is reported as 0 [0, 0].
+
+One policy under two names: a pair that is the same function with the same
+parameters (core.policy.same_policy), or that played identically (every per-
+deal value of one equals the other's, against each other and against every
+other policy), is named first in the output (``same``). Those that played
+identically get one rating (ratings.RatingFit.adjusted) and equal weights in
+the equilibrium.
+
+Equilibrium (analyser.stats.nash): Nash averaging over A = (M - M^T) / 2, the
+maximum-entropy equilibrium mix and each policy's value against it, with
+intervals from a bootstrap over deals.
 
 Ratings (analyser.stats.ratings): Bradley-Terry fitted as a binomial GLM by
 statsmodels, the first policy the reference (rating 0). For a pair (X, Y) the
 observed proportion is p = M[X][Y] / (M[X][Y] + M[Y][X]), X's part of the
-pair's per-seat win shares (at 2 seats of a one-winner game: X's win share).
-Win shares from one deal played in several arrangements are not independent
-binary games, so the pair is not counted as deals x arrangements games: its
-effective number of games is n_eff = p (1 - p) / var(p), var(p) the delta-method
-variance of p from the paired per-deal values, so the binomial variance of the
-fit equals what the duplicate deals showed (n_eff = plays when that variance
-is zero). Every pair plays the same deals, so the pairs are not independent
-either; the fit treats them as independent (an approximation, reported in the
-method text).
+pair's per-seat win shares, counted as n_eff = p (1 - p) / var(p) games (var(p)
+by the delta method from the paired per-deal values; at most the pair's plays,
+and the plays when var(p) is 0), so the binomial variance of each pair is what
+its duplicate deals showed. All pairs play the same deals, so the rating
+errors are a sandwich clustered by deal (each deal's influence on every
+pair's p at once). Fit quality: the Pearson dispersion and a chi2 test
+(ratings.fit_quality); when the model does not fit, the output says so and the
+rating intervals are widened by sqrt(dispersion).
 
 ``tables="mixed"`` seats distinct policies together, one per seat (per team in
 a team game): every table of the design (all of them when few, else a cyclic
-design that the output names; analyser.seatings) in each of its rotations. The
-matrix is the share of plays in which the row policy finished above the column
-policy, ties half, over the plays where both sat (analyser.stats.orders), and
-the ratings are Plackett-Luce fitted by choix to the finishing orders (the
-outcome block's ``rank``), ties entering as top-1 choices over the policies
-strictly below, with intervals from a sandwich over deals
-(analyser.stats.plackett_luce). A deal aborted in any rotation of a table is
-dropped from that table.
+design that the output names; analyser.seatings) in neighbour-balanced cyclic
+orders, each in every rotation. The matrix is the share of plays in which the
+row policy finished above the column policy, ties half, over the plays where
+both sat (analyser.stats.orders), and the ratings are Plackett-Luce fitted by
+choix to the finishing orders (the outcome block's ``rank``), ties entering as
+top-1 choices over the policies strictly below, with intervals from a
+sandwich over deals (analyser.stats.plackett_luce); its fit quality compares
+the matrix with the pairwise shares the ratings imply (``pairwise_chi2``). A
+deal aborted in any seating of a table is dropped from that table.
 
 Precision (``precision=H``): deals are added to every pair or table at once
-(they stay common) until the widest half-width among the matrix cells is at
-most H, or ``max_deals`` deals were played; the batches are those of compare.
+(they stay common) until the Chow-Robbins half-width (intervals.stop_half_width)
+of the widest matrix cell is at most H, or ``max_deals`` deals were played;
+the batches are those of compare.
 """
 from __future__ import annotations
 
 import html
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -73,34 +86,52 @@ from analyser.comparison import (
 )
 from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.core.errors import Interrupted, UserError
+from analyser.core.policy import same_policy
 from analyser.core.registry import plural
 from analyser.results_file import read_results
-from analyser.seatings import arrangements, is_team_game, seat_groups, table_design, table_seatings
-from analyser.stats.intervals import Z95
+from analyser.seatings import (
+    arrangements,
+    is_team_game,
+    neighbour_orders,
+    orders_text,
+    seat_groups,
+    table_design,
+    table_seatings,
+)
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, stop_half_width, values_ci
+from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
+from analyser.stats.nash import METHOD as NASH
 from analyser.stats.orders import OrderTally
 from analyser.stats.paired import play_values
+from analyser.stats.ratings import fit_quality
 
 KIND = "tournament"
-WATCHED = "widest 95% interval (half-width) of the head-to-head matrix cells"
+WATCHED = "the Chow-Robbins half-width z sqrt((s^2 + 1/n) / n) of the widest head-to-head matrix cell"
 METHOD = ("Every pair of policies plays the same deals, each deal in every seat arrangement of the pair (as "
           "`compare`). M[X][Y] = mean over kept deals of x[d], x[d] = mean over the arrangements of the mean win "
-          "share of X's seats; normal 95% interval over deals. Ratings: Bradley-Terry, binomial GLM (logit link, "
-          "statsmodels), the reference rated 0; a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) "
-          "counts as n_eff = p(1 - p) / var(p) games (var(p) by the delta method from the paired per-deal "
-          "values; win shares of one deal's arrangements are not independent games), plus half a win each side; "
-          "the pairs share deals but are treated as independent (an approximation). Rating intervals: "
-          "+-1.96 standard errors, relative to the reference. Elo = 400 / ln 10 * rating.")
+          "share of X's seats (rounded to 1e-9); effective-n Wilson 95% interval over deals; an exact tie on every "
+          "deal is 0 [0, 0]. Ratings: Bradley-Terry, binomial GLM (logit link, statsmodels), the reference rated 0; "
+          "a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) counts as n_eff = p(1 - p) / var(p) "
+          "games (var(p) by the delta method from the paired per-deal values, at most the plays), plus half a win "
+          "each side. Rating intervals: +-1.96 standard errors from a sandwich clustered by deal (every pair plays "
+          "the same deals), relative to the reference. Elo = 400 / ln 10 * rating.")
 METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, or per team) plays the same deals in "
-                "each of its rotations. M[X][Y] = mean over deals of x[d], x[d] = the share of d's plays at kept "
-                "tables holding X and Y in which X finished above Y (ties half); normal 95% interval over deals. "
+                "neighbour-balanced cyclic orders, each in its rotations. M[X][Y] = mean over deals of x[d], x[d] = "
+                "the share of d's plays at kept tables holding X and Y in which X finished above Y (ties half); "
+                "effective-n Wilson 95% interval over deals. "
                 "Ratings: Plackett-Luce fitted by choix (ilsr_top1) to the finishing orders (outcome rank), the "
                 "reference rated 0. Ties: each policy is a top-1 choice from itself and the policies that finished "
                 "strictly below it; tied policies are not compared and last place gives no choice (exactly the PL "
                 "stages without ties). One pseudo choice each way "
                 "per pair that met keeps ratings finite. Rating intervals: +-1.96 robust standard errors, a "
                 "sandwich of the observed information and the per-deal scores (all plays of a deal are one "
-                "cluster). A deal aborted in any rotation of a table is dropped from that table. "
+                "cluster). Fit: the Pearson chi2 of the matrix against the pairwise shares the ratings imply. "
+                "A deal aborted in any seating of a table is dropped from that table. "
                 "Elo = 400 / ln 10 * rating.")
+FIT = ("Fit quality: Pearson dispersion chi2 / df; the model does not fit when it exceeds 1.5 and a chi2 test "
+       "rejects at 1% (the pairs share deals, so the test is approximate); then the rating intervals are widened "
+       "by sqrt(dispersion) and the head-to-head matrix and equilibrium are the results to read. Policies that "
+       "played identically on every deal get one rating and equal weights.")
 TEAMS = ("Team game: each policy fills whole teams (partners play the same policy), so every comparison is one "
          "policy's team against another's and a rating is that of a team of one policy.")
 CELLS = {("pairs", False): "the row policy's mean win share per seat against the column policy, paired 95% interval",
@@ -111,122 +142,172 @@ CELLS = {("pairs", False): "the row policy's mean win share per seat against the
                           "(ties half), 95% interval over deals"}
 MIN_POLICIES = 2
 SEATINGS = ("pairs", "mixed")
+MAX_BOOTSTRAP = 100_000
+SAME_TEXT = {(True, True): "are one policy under two names (the same function and parameters) and played identically "
+                           "on every deal: one rating, an exact tie",
+             (True, False): "are one policy under two names (the same function and parameters); they differ only by "
+                            "their random draws",
+             (False, True): "played identically on every deal (an exact tie, and the same results against every "
+                            "other policy): one rating, as far as these deals show"}
 
-# per pair, over kept deals: sums of these per-deal values and products
-VALUES = ("a", "b", "d", "sa", "sb", "sd")
-PRODUCTS = ("aa", "bb", "ab", "dd", "sdsd")
+SIDES = ("a_win", "b_win", "a_score", "b_score")     # per pair and deal: arrangement means, NaN if dropped
+NASH_STREAM = 16                                      # the bootstrap's seed is (run seed, NASH_STREAM)
 
 
 @dataclass
 class PairTally:
-    """Sums over kept deals of each pair's per-deal values (arrangement means), exact in any chunking."""
+    """Per pair and deal: A's and B's mean win share and score over the arrangements (NaN where the deal was
+    dropped), and per arrangement the sums of x[d, k] (win share difference) for the independent-deals width."""
     pairs: int
     arrangements: int
-    units: np.ndarray = None          # deals played, per pair
-    dropped: np.ndarray = None        # deals aborted in some arrangement, per pair
-    sums: dict = None                 # name -> (pairs,)
-    arr_sum: np.ndarray = None        # (pairs, K): sums of x[d, k] (win share difference) over kept deals
+    deals: list = field(default_factory=list)   # blocks of deal indices (the same for every pair)
+    values: list = None                          # per pair: blocks (deals, 4) of SIDES
+    arr_sum: np.ndarray = None                   # (pairs, K): sums of x[d, k] over kept deals
     arr_sq: np.ndarray = None
 
     def __post_init__(self):
         p, k = self.pairs, self.arrangements
-        self.units = np.zeros(p, np.int64) if self.units is None else np.asarray(self.units, np.int64)
-        self.dropped = np.zeros(p, np.int64) if self.dropped is None else np.asarray(self.dropped, np.int64)
-        self.sums = {s: np.zeros(p) for s in VALUES + PRODUCTS} if self.sums is None else \
-            {s: np.asarray(self.sums[s], float) for s in VALUES + PRODUCTS}
+        self.values = self.values or [[] for _ in range(p)]
         self.arr_sum = np.zeros((p, k)) if self.arr_sum is None else np.asarray(self.arr_sum, float)
         self.arr_sq = np.zeros((p, k)) if self.arr_sq is None else np.asarray(self.arr_sq, float)
 
-    def add(self, pair: int, plays: list[np.ndarray], a_seats: list, b_seats: list) -> None:
+    def add(self, pair: int, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> None:
         aborted = np.zeros(plays[0].size, bool)
         for rec in plays:
             aborted |= rec["aborted"].astype(bool)
         keep = ~aborted
         per = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
-        mean = {name: np.mean([v[key] for v in per], axis=0)[keep] for name, key in
-                (("a", "a_win"), ("b", "b_win"), ("d", "win_diff"), ("sa", "a_score"), ("sb", "b_score"),
-                 ("sd", "score_diff"))}
-        for name in VALUES:
-            self.sums[name][pair] += mean[name].sum()
-        for name, (x, y) in zip(PRODUCTS, (("a", "a"), ("b", "b"), ("a", "b"), ("d", "d"), ("sd", "sd")),
-                                strict=True):
-            self.sums[name][pair] += float(np.dot(mean[x], mean[y]))
+        block = exact(np.column_stack([np.mean([v[key] for v in per], axis=0) for key in SIDES]))
+        block[aborted] = np.nan
+        if pair == 0:
+            self.deals.append(np.asarray(deal_index, np.int64))
+        self.values[pair].append(block)
         for k, v in enumerate(per):
             x = v["win_diff"][keep]
             self.arr_sum[pair, k] += x.sum()
             self.arr_sq[pair, k] += float(np.dot(x, x))
-        self.units[pair] += plays[0].size
-        self.dropped[pair] += int(aborted.sum())
+
+    def per_deal(self, pair: int) -> np.ndarray:
+        """(deals, 4): SIDES per deal, NaN rows for dropped deals."""
+        return np.concatenate(self.values[pair]) if self.values[pair] else np.zeros((0, len(SIDES)))
+
+    @property
+    def deal_index(self) -> np.ndarray:
+        return np.concatenate(self.deals) if self.deals else np.zeros(0, np.int64)
+
+    @property
+    def units(self) -> np.ndarray:
+        return np.full(self.pairs, self.deal_index.size, np.int64)
+
+    @property
+    def dropped(self) -> np.ndarray:
+        return np.array([int(np.isnan(self.per_deal(p)[:, 0]).sum()) for p in range(self.pairs)], np.int64)
 
     @property
     def kept(self) -> np.ndarray:
         return self.units - self.dropped
 
-    def moments(self):
-        """Per pair: means of the values and (co)variances of the per-deal values (NaN below two deals)."""
-        n = self.kept.astype(float)
-        safe = np.where(n > 0, n, np.nan)
-        m = {s: self.sums[s] / safe for s in VALUES}
-        d1 = np.where(n > 1, n - 1, np.nan)
+    def sides(self) -> tuple[np.ndarray, np.ndarray]:
+        """Deals x pairs: A's and B's per-deal win share (NaN where dropped)."""
+        per = [self.per_deal(p) for p in range(self.pairs)]
+        return np.column_stack([v[:, 0] for v in per]), np.column_stack([v[:, 1] for v in per])
 
-        def cov(xy, x, y):
-            return (self.sums[xy] - n * m[x] * m[y]) / d1
+    def widest_half_width(self) -> float:
+        """The Chow-Robbins half-width (intervals.stop_half_width) of the widest matrix cell."""
+        a, b = self.sides()
+        half = [stop_half_width(float(np.var(v[np.isfinite(v)], ddof=1)) if np.isfinite(v).sum() > 1 else np.nan,
+                                int(np.isfinite(v).sum())) for v in np.column_stack([a, b]).T]
+        return float("nan") if np.isnan(half).any() else float(max(half))
 
-        c = {"aa": np.maximum(cov("aa", "a", "a"), 0), "bb": np.maximum(cov("bb", "b", "b"), 0),
-             "ab": cov("ab", "a", "b"), "dd": np.maximum(cov("dd", "d", "d"), 0),
-             "sdsd": np.maximum(cov("sdsd", "sd", "sd"), 0)}
-        return n, m, c
-
-    def widest_half_width(self, z: float = Z95) -> float:
-        n, _, c = self.moments()
-        half = z * np.sqrt(np.concatenate([c["aa"], c["bb"]]) / np.concatenate([n, n]))
-        return float("nan") if np.isnan(half).any() else float(half.max())
+    def frame(self) -> pd.DataFrame:
+        """One row per pair and deal: pair, deal and SIDES (NaN: dropped)."""
+        deals = self.deal_index
+        parts = [pd.DataFrame({"pair": np.int16(p), "deal": deals, **dict(zip(SIDES, self.per_deal(p).T,
+                                                                              strict=True))})
+                 for p in range(self.pairs)]
+        return pd.concat(parts, ignore_index=True)
 
     def state(self) -> dict:
-        return {"units": self.units.tolist(), "dropped": self.dropped.tolist(),
-                "sums": {s: v.tolist() for s, v in self.sums.items()}, "arr_sum": self.arr_sum.tolist(),
+        return {"pairs": self.pairs, "arrangements": self.arrangements, "arr_sum": self.arr_sum.tolist(),
                 "arr_sq": self.arr_sq.tolist()}
 
     @classmethod
-    def from_state(cls, state: dict) -> PairTally:
-        arr = np.asarray(state["arr_sum"], float)
-        return cls(arr.shape[0], arr.shape[1], state["units"], state["dropped"], state["sums"], arr,
-                   state["arr_sq"])
+    def from_frame(cls, frame: pd.DataFrame, state: dict) -> PairTally:
+        """Inverse of :meth:`frame` and :meth:`state` (a results file read back)."""
+        tally = cls(int(state["pairs"]), int(state["arrangements"]), arr_sum=state["arr_sum"], arr_sq=state["arr_sq"])
+        frame = frame.sort_values(["pair", "deal"], kind="stable")
+        for p in range(tally.pairs):
+            part = frame[frame["pair"] == p]
+            tally.values[p].append(part[list(SIDES)].to_numpy(float))
+            if p == 0:
+                tally.deals.append(part["deal"].to_numpy(np.int64))
+        return tally
 
 
 def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -> pd.DataFrame:
-    """One row per pair (a, b): the compare summary numbers and the Bradley-Terry observation."""
-    n, m, c = tally.moments()
+    """One row per pair (a, b): the compare summary numbers, whether a and b tied exactly on every deal, and
+    the Bradley-Terry observation (a_part, effective_games)."""
     k = tally.arrangements
+    rows = []
+    for p, (a, b) in enumerate(pairs):
+        v = tally.per_deal(p)
+        v = v[np.isfinite(v[:, 0])]
+        n = v.shape[0]
+        share = [_share(v[:, i], z) for i in (0, 1)]
+        diff = values_ci(v[:, 0] - v[:, 1], z, bounds=(-1.0, 1.0))
+        score = values_ci(v[:, 2] - v[:, 3], z)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            arr_mean = tally.arr_sum[p] / n
+            arr_var = np.maximum((tally.arr_sq[p] - n * arr_mean ** 2) / (n - 1), 0)
+            independent = z * np.sqrt(floored_var(arr_var.mean(), n * k) / (n * k))
+            reduction = (independent / diff["half_width"]) ** 2 if diff["half_width"] > 0 else float("nan")
+        part, games = _observation(v[:, 0], v[:, 1], k)
+        rows.append({"a": a, "b": b, "deals": n, "dropped": int(tally.dropped[p]),
+                     "a_win_share": share[0][0], "a_ci_low": share[0][1], "a_ci_high": share[0][2],
+                     "b_win_share": share[1][0], "b_ci_low": share[1][1], "b_ci_high": share[1][2],
+                     "win_diff": diff["mean"], "ci_low": diff["low"], "ci_high": diff["high"],
+                     "half_width": diff["half_width"], "independent_half_width": float(independent),
+                     "variance_reduction": reduction, "score_diff": score["mean"], "score_ci_low": score["low"],
+                     "score_ci_high": score["high"], "a_part": part, "effective_games": games, "tie": diff["tie"]})
+    return pd.DataFrame(rows)
 
-    def interval(mean, var, lo, hi):
-        half = z * np.sqrt(var / n)
-        return np.maximum(mean - half, lo), np.minimum(mean + half, hi), half
 
-    a_lo, a_hi, _ = interval(m["a"], c["aa"], 0.0, 1.0)
-    b_lo, b_hi, _ = interval(m["b"], c["bb"], 0.0, 1.0)
-    d_lo, d_hi, d_half = interval(m["d"], c["dd"], -1.0, 1.0)
-    s_lo, s_hi, _ = interval(m["sd"], c["sdsd"], -np.inf, np.inf)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        arr_mean = tally.arr_sum / n[:, None]
-        arr_var = np.maximum((tally.arr_sq - n[:, None] * arr_mean ** 2) / (n[:, None] - 1), 0)
-        ind_half = z * np.sqrt(arr_var.mean(axis=1) / (n * k))
-        reduction = (ind_half / d_half) ** 2
-        total = m["a"] + m["b"]
-        p = m["a"] / total
-        grad_a, grad_b = m["b"] / total ** 2, -m["a"] / total ** 2
-        var_p = (grad_a ** 2 * c["aa"] + 2 * grad_a * grad_b * c["ab"] + grad_b ** 2 * c["bb"]) / n
-        plays = n * k
-        n_eff = np.where((var_p > 0) & np.isfinite(var_p), p * (1 - p) / var_p, plays)
-        n_eff = np.where(np.isfinite(n_eff) & (n_eff > 0), n_eff, plays)
-    return pd.DataFrame({
-        "a": [x for x, _ in pairs], "b": [y for _, y in pairs], "deals": tally.kept, "dropped": tally.dropped,
-        "a_win_share": m["a"], "a_ci_low": a_lo, "a_ci_high": a_hi,
-        "b_win_share": m["b"], "b_ci_low": b_lo, "b_ci_high": b_hi,
-        "win_diff": m["d"], "ci_low": d_lo, "ci_high": d_hi, "half_width": d_half,
-        "independent_half_width": ind_half, "variance_reduction": reduction,
-        "score_diff": m["sd"], "score_ci_low": s_lo, "score_ci_high": s_hi,
-        "a_part": p, "effective_games": n_eff})
+def _share(values: np.ndarray, z: float) -> tuple[float, float, float]:
+    """A win share's mean and effective-n Wilson interval over deals (its ends through intervals.exact: the
+    Wilson arithmetic leaves residues such as 1e-19 above a mean of 0)."""
+    n = values.size
+    mean = float(values.mean()) if n else float("nan")
+    low, high = mean_ci(mean, float(values.var(ddof=1)) if n > 1 else float("nan"), n, z, bounds=(0.0, 1.0))
+    return mean, float(exact(low)), float(exact(high))
+
+
+def proportion_influence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per deal, its contribution to p = mean(a) / (mean(a) + mean(b)) (the delta method's linearisation,
+    divided by the deals; 0 where the deal was dropped)."""
+    keep = np.isfinite(a) & np.isfinite(b)
+    n = int(keep.sum())
+    out = np.zeros(a.size)
+    if n == 0:
+        return out
+    ma, mb = a[keep].mean(), b[keep].mean()
+    total = ma + mb
+    if total > 0:
+        out[keep] = (mb * (a[keep] - ma) - ma * (b[keep] - mb)) / total ** 2 / n
+    return out
+
+
+def _observation(a: np.ndarray, b: np.ndarray, arrangements: int) -> tuple[float, float]:
+    """The pair's Bradley-Terry observation: p = mean(a) / (mean(a) + mean(b)) and its effective number of
+    games n_eff = p (1 - p) / var(p), at most the plays (deals x arrangements; also when var(p) is 0)."""
+    n = a.size
+    total = a.mean() + b.mean() if n else float("nan")
+    p = float(a.mean() / total) if n and total > 0 else float("nan")
+    plays = float(n * arrangements)
+    g = proportion_influence(a, b) * n
+    var_p = float(np.dot(g, g) / (n * (n - 1))) if n > 1 else float("nan")
+    if not (np.isfinite(p) and np.isfinite(var_p)) or var_p <= 0:
+        return p, plays
+    return p, float(min(plays, p * (1 - p) / var_p))
 
 
 @dataclass(eq=False)
@@ -236,18 +317,24 @@ class TournamentResult:
     matrix, ci_low, ci_high  policies x policies: pairs seating, the row policy's mean win share per seat
                              against the column policy, paired 95% interval; mixed tables, the share of plays
                              the row policy finished above the column policy (ties half); the diagonal NaN
+    equilibrium              the meta-game (analyser.stats.nash): policy, weight, weight_ci_low, weight_ci_high,
+                             value, value_ci_low, value_ci_high (bootstrap over deals)
     ratings                  rank, policy, rating (Bradley-Terry or Plackett-Luce strength, the reference 0), se,
-                             ci_low, ci_high, elo, elo_ci_low, elo_ci_high
+                             ci_low, ci_high, elo, elo_ci_low, elo_ci_high (widened by fit["ci_scale"] when the
+                             model does not fit)
+    fit                      model, dispersion (Pearson chi2 / df), df, pvalue, fits, warning, ci_scale
+    same                     [name, name] pairs that are one policy under two names or played identically
     pairs                    one row per pair (a, b): pairs seating, win shares, the paired win share difference
                              a - b with its interval, the independent-deals half-width, variance reduction, score
-                             difference, the fit's observation (a_part) and effective games; mixed tables, the
-                             deals and plays where both sat, the above shares, ties and half-width
+                             difference, the fit's observation (a_part) and effective games, tie; mixed tables,
+                             the deals and plays where both sat, the above shares, ties, half-width, tie
     meta                     game, players, policies and params, seed, deals, settings, seating (arrangements or
-                             tables), model, precision and stop reason, versions, timing
+                             tables), model, fit, same, precision and stop reason, versions, timing
     """
     meta: dict
     tally: PairTally | OrderTally
     ratings: pd.DataFrame
+    equilibrium: pd.DataFrame
 
     @property
     def policies(self) -> list[str]:
@@ -256,6 +343,14 @@ class TournamentResult:
     @property
     def mixed(self) -> bool:
         return self.meta.get("seating") == "mixed"
+
+    @property
+    def fit(self) -> dict:
+        return self.meta["fit"]
+
+    @property
+    def same(self) -> list[list[str]]:
+        return [list(p) for p in self.meta["same"]]
 
     @property
     def pairs(self) -> pd.DataFrame:
@@ -294,52 +389,65 @@ class TournamentResult:
         return long[long["policy"] != long["against"]].reset_index(drop=True)
 
     def plot(self):
-        """The head-to-head heat map: each cell the row policy's result against the column's, its interval."""
+        """The head-to-head heat map (each cell the row policy's result against the column's, its interval)
+        beside the equilibrium's weights."""
         from analyser.plots.figures import head_to_head
 
-        return head_to_head(self.matrix, self.ci_low, self.ci_high, self.meta)
+        return head_to_head(self.matrix, self.ci_low, self.ci_high, self.meta, self.equilibrium)
 
     def to_dict(self) -> dict:
         m = self.meta
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
                                      "outcome", "policies", "params", "fair_share", "seating", "cell",
                                      "arrangements", "tables")}
-        out.update(head_to_head=_rows(self.head_to_head()), ratings=_rows(self.ratings), model=m["model"],
+        out.update(same=self.same, same_text=m["same_text"], fit=self.fit, head_to_head=_rows(self.head_to_head()),
+                   equilibrium=_rows(self.equilibrium), ratings=_rows(self.ratings), model=m["model"],
                    pairs=_rows(self.pairs), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
                    method=m["method"], seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
                    versions=m["versions"])
         return out
 
     def save(self, path: str | Path) -> Path:
-        """Write the pairs table (mixed tables: one row per play) with the metadata and the ratings
-        (see load_tournament)."""
+        """Write the per-deal values (pairs seating: one row per pair and deal; mixed tables: one row per play)
+        with the metadata, the ratings and the equilibrium (see load_tournament)."""
         path = Path(path)
-        meta = {**self.meta, "ratings": _rows(self.ratings)}
-        if self.mixed:
-            _write(path, self.tally.frame(), meta)
-        else:
-            _write(path, self.pairs, {**meta, "tournament_state": self.tally.state()})
+        meta = {**self.meta, "ratings": _rows(self.ratings), "equilibrium": _rows(self.equilibrium)}
+        if not self.mixed:
+            meta["tournament_state"] = self.tally.state()
+        _write(path, self.tally.frame(), meta)
         return path
+
+    def summary_lines(self) -> list[str]:
+        """What to read first: policies that are one, and whether one rating per policy fits."""
+        return [*self.meta["same_text"], *([self.fit["warning"]] if self.fit.get("warning") else [])]
 
     def __repr__(self) -> str:
         m = self.meta
         lines = [f"<TournamentResult {m['game']}: {len(self.policies)} policies, {design_text(m)}, "
-                 f"{m['players']} players, seed {m['seed']}>",
-                 f"  ratings ({m['model']['name']}, reference: {m['model']['reference']}):"]
+                 f"{m['players']} players, seed {m['seed']}>", *[f"  {line}" for line in self.summary_lines()],
+                 "  equilibrium (Nash averaging, 95% bootstrap intervals):"]
+        for r in self.equilibrium.to_dict("records"):
+            lines.append(f"    {r['policy']}: weight {r['weight']:.3f} [{r['weight_ci_low']:.3f}, "
+                         f"{r['weight_ci_high']:.3f}], value {r['value']:+.4f} [{r['value_ci_low']:+.4f}, "
+                         f"{r['value_ci_high']:+.4f}]")
+        lines.append(f"  ratings ({m['model']['name']}, reference: {m['model']['reference']}"
+                     f"{'' if self.fit['fits'] else '; the model does not fit'}):")
         for r in self.ratings.to_dict("records"):
             lines.append(f"    {r['rank']}. {r['policy']}: {r['rating']:+.3f} [{r['ci_low']:+.3f}, "
                          f"{r['ci_high']:+.3f}], Elo {r['elo']:+.0f}")
-        lines += [f"  {m['stopped']}", "  .matrix .ci_low .ci_high .ratings .pairs .meta .plot() .save(path) "
-                  ".to_dict()"]
+        lines += [f"  {m['stopped']}", "  .matrix .ci_low .ci_high .equilibrium .ratings .fit .same .pairs .meta "
+                  ".plot() .save(path) .to_dict()"]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         m = self.meta
         head = (f"<p><b>{html.escape(m['game'])}</b>: {len(self.policies)} policies, {m['players']} players, "
                 f"{html.escape(design_text(m))}, seed {m['seed']}; {html.escape(m['stopped'])}</p>")
+        notes = "".join(f"<p><b>{html.escape(line)}</b></p>" for line in self.summary_lines())
         cells = self.matrix.map(lambda v: "" if not np.isfinite(v) else f"{100 * v:.1f}%")
         model = f"<p>{html.escape(m['model']['name'])}, reference: {html.escape(m['model']['reference'])}</p>"
-        return (head + cells.to_html() + model
+        return (head + notes + cells.to_html() + "<p>Equilibrium (Nash averaging)</p>"
+                + self.equilibrium.to_html(index=False, float_format=lambda x: f"{x:.3f}") + model
                 + self.ratings.to_html(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
@@ -348,7 +456,7 @@ def design_text(meta: dict) -> str:
     units = plural(meta["unit"])
     if meta.get("seating") == "mixed":
         t = meta["tables"]
-        return f"{meta['deals']:,} {units} x {t['count']} tables x {t['rotations']} rotations ({t['design']})"
+        return f"{meta['deals']:,} {units} x {t['count']} tables x {t['rotations']} seatings ({t['design']})"
     arr = meta["arrangements"]
     return f"{meta['deals']:,} {units} per pair x {arr['count']} arrangements ({arr['name']})"
 
@@ -357,14 +465,17 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
                seed: int = 0, rules: dict | None = None, threads: int | None = None,
                precision: float | None = None, max_deals: int = DEFAULT_MAX_DEALS, first_deal: int = 0,
                unit: str | None = None, out=None, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
-               n: int | None = None, tables: str = "pairs") -> TournamentResult:
-    """Play ``policies`` against each other on the same duplicate deals; a head-to-head matrix and ratings.
+               n: int | None = None, tables: str = "pairs", bootstrap: int = DEFAULT_BOOTSTRAP) -> TournamentResult:
+    """Play ``policies`` against each other on the same duplicate deals: a head-to-head matrix, the
+    meta-game's equilibrium and ratings.
 
     tables: "pairs" (every pair in compare's arrangements; Bradley-Terry) or "mixed" (tables of
-    distinct policies, one per seat or team, in every rotation; Plackett-Luce on the finishing orders).
+    distinct policies, one per seat or team, in neighbour-balanced orders and every rotation;
+    Plackett-Luce on the finishing orders).
     deals (or n): deals per pair or table, each played in every arrangement (default 10,000); with
     ``precision`` the first batch (default 1,000), after which batches are added everywhere until the
     widest matrix cell's 95% half-width is at most ``precision`` or ``max_deals`` deals were played.
+    bootstrap: replicates of the bootstrap over deals for the equilibrium's intervals (0: none).
     The first policy is the ratings' reference. out: also write a Parquet file.
     """
     from analyser.core.progress import in_notebook, preparing
@@ -381,6 +492,7 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
         raise UserError(f"a tournament needs at least {MIN_POLICIES} policies, not {got}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    bootstrap = whole_number(bootstrap, "the bootstrap replicates", 0, MAX_BOOTSTRAP)
     if progress is None:
         progress = in_notebook()
     singles = [RunConfig.build(game, players, p, 1, seed, rules, 0, None, unit) for p in policies]
@@ -425,22 +537,69 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     meta.update(deals=loop.done, stop=stop, stopped=stop_text(stop, unit_name), batches=loop.batches,
                 threads=threads, seconds=seconds, simulation_seconds=loop.simulation_seconds, plays=plays,
                 plays_per_second=plays / seconds if seconds > 0 else None)
-    fit = plan.fit()
-    meta["model"] = {"name": fit.model, "reference": fit.reference, "text": fit.describe(), **fit.info()}
-    result = TournamentResult(meta, plan.tally, fit.table)
+    result = conclude(meta, plan, labels, [c.seats[0] for c in singles], bootstrap)
     if out is not None:
         result.save(out)
     return result
 
 
+def conclude(meta: dict, plan: Plan, labels: list[str], seats: list, bootstrap: int) -> TournamentResult:
+    """From the tally: the policies that are one, the fit and its quality, the ratings and the equilibrium."""
+    cells = plan.cells()
+    same, groups, notes = same_policies(labels, seats, cells)
+    fit, chi2, df = plan.fit()
+    quality = fit_quality(fit.model, chi2, df)
+    fit = fit.adjusted(groups, quality["ci_scale"])
+    k = len(labels)
+    pair_index = list(combinations(range(k), 2))
+    equilibrium = nash_table(labels, exact((cells[0] - cells[1]) / 2), pair_index, [int(meta["seed"]), NASH_STREAM],
+                             bootstrap)
+    meta.update(same=same, same_text=notes, fit=quality, equilibrium_method=NASH.format(b=bootstrap),
+                bootstrap=bootstrap, model={"name": fit.model, "reference": fit.reference, "text": fit.describe(),
+                                            **fit.info()})
+    meta["method"] += " " + meta["equilibrium_method"] + " " + FIT
+    return TournamentResult(meta, plan.tally, fit.table, equilibrium)
+
+
+def same_policies(labels: list[str], seats: list, cells: tuple[np.ndarray, np.ndarray]):
+    """``(same, groups, notes)``: the [name, name] pairs that are one policy under two names (same function and
+    parameters) or played identically (every per-deal value of one equals the other's, against each other and
+    against every other policy); the groups of those that played identically; one line per pair."""
+    k = len(labels)
+    index = {pair: c for c, pair in enumerate(combinations(range(k), 2))}
+
+    def side(i, j):
+        return cells[0][:, index[i, j]] if i < j else cells[1][:, index[j, i]]
+
+    def identical(i, j):
+        return np.isfinite(side(i, j)).any() and all(np.array_equal(side(i, x), side(j, x), equal_nan=True)
+                                                     for x in range(k) if x not in (i, j)) \
+            and np.array_equal(side(i, j), side(j, i), equal_nan=True)
+
+    same, notes, group_of = [], [], list(range(k))
+    for i, j in combinations(range(k), 2):
+        one, played = same_policy(seats[i], seats[j]), identical(i, j)
+        if not (one or played):
+            continue
+        same.append([labels[i], labels[j]])
+        if played:
+            old = group_of[j]
+            group_of = [group_of[i] if g == old else g for g in group_of]
+        notes.append(f"{labels[i]} and {labels[j]} " + SAME_TEXT[one, played])
+    groups = [[labels[i] for i in range(k) if group_of[i] == g] for g in sorted(set(group_of))]
+    return same, [g for g in groups if len(g) > 1], notes
+
+
 @dataclass
 class Plan:
     """One seating: the runs (rows of (policy index per seat, stream ids)), the tally they feed, how a
-    batch is added and watched, the fit, and the metadata that names it."""
+    batch is added and watched, the per-deal cells (each pair's first and second policy's values, deals x
+    pairs), the fit (the RatingFit, its Pearson chi2 and df), and the metadata that names it."""
     rows: list
     tally: PairTally | OrderTally
     add: Callable
     widest: Callable[[], float]
+    cells: Callable[[], tuple[np.ndarray, np.ndarray]]
     fit: Callable
     label: str
     per: str
@@ -460,14 +619,21 @@ def _pairs_plan(labels: list[str], players: int, teams) -> Plan:
         from analyser.stats.ratings import bradley_terry
 
         frame = pair_frame(tally, [(labels[i], labels[j]) for i, j in pair_index])
-        return bradley_terry(labels, frame["a"], frame["b"], frame["a_part"] * frame["effective_games"],
-                             (1 - frame["a_part"]) * frame["effective_games"], reference=labels[0])
+        a, b = tally.sides()
+        influence = np.column_stack([proportion_influence(a[:, c], b[:, c]) for c in range(len(pair_index))])
+        games = frame["effective_games"].to_numpy(float)
+        part = frame["a_part"].to_numpy(float)
+        result = bradley_terry(labels, frame["a"], frame["b"], part * games, (1 - part) * games,
+                               reference=labels[0], influence=influence)
+        df, dispersion = result.stats["df_resid"], result.stats["dispersion"]
+        return result, None if dispersion is None else dispersion * df, df
 
     meta = {"method": METHOD,
             "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
                              "streams": [list(s) for s in streams], "applies_to": "every pair (A, B)"}}
-    return Plan(rows, tally, lambda p, deals, plays: tally.add(p, plays, a_seats, b_seats), tally.widest_half_width,
-                fit, f"{len(pair_index)} pairs x {len(seats)} arrangements", "pair", meta)
+    return Plan(rows, tally, lambda p, deals, plays: tally.add(p, deals, plays, a_seats, b_seats),
+                tally.widest_half_width, tally.sides, fit, f"{len(pair_index)} pairs x {len(seats)} arrangements",
+                "pair", meta)
 
 
 def _mixed_plan(labels: list[str], players: int, teams) -> Plan:
@@ -479,21 +645,51 @@ def _mixed_plan(labels: list[str], players: int, teams) -> Plan:
     design, name = table_design(len(labels), size)
     rows = table_seatings(design, groups)
     slot_seats = [[[who.index(p) for p in table] for who, _ in row] for table, row in zip(design, rows, strict=True)]
-    tally = OrderTally(design, size)
+    tally = OrderTally(design, len(rows[0]))
+
+    def cells():
+        shares = tally.deal_shares(len(labels))[0]
+        return shares, exact(1 - shares)
 
     def fit():
         from analyser.stats.plackett_luce import plackett_luce
 
-        return plackett_luce(labels, *tally.choices(), reference=labels[0])
+        result = plackett_luce(labels, *tally.choices(), reference=labels[0])
+        return (result, *pairwise_chi2(result, tally, labels))
 
     meta = {"method": METHOD_MIXED, "fair_share": 0.5,
-            "tables": {"count": len(design), "design": name, "rotations": size,
+            "tables": {"count": len(design), "design": name, "rotations": len(rows[0]),
+                       "orders": len(neighbour_orders(size)), "balance": orders_text(size, what),
                        "members": [[labels[i] for i in t] for t in design],
                        "seats": [[who for who, _ in row] for row in rows],
                        "streams": [[ids for _, ids in row] for row in rows]}}
     return Plan(rows, tally, lambda p, deals, plays: tally.add(p, deals, plays, slot_seats[p]),
-                lambda: tally.widest_half_width(labels), fit,
-                f"{len(design)} tables x {size} rotations", "table", meta)
+                lambda: tally.widest_half_width(labels), cells, fit,
+                f"{len(design)} tables x {len(rows[0])} seatings", "table", meta)
+
+
+def pairwise_chi2(fit, tally: OrderTally, names: list[str]) -> tuple[float | None, int]:
+    """Plackett-Luce's Pearson chi2 and df on the pairwise shares it implies: over the pairs that met,
+    (p - 1 / (1 + exp(-(beta_a - beta_b))))^2 / var(p), p = a's share of the untied plays of a and b (ties
+    give no choice in the fit), var(p) by the delta method over deals (at least 1 / n^2: never 0);
+    df = pairs that met - (policies - 1)."""
+    rating = fit.table.set_index("policy")["rating"]
+    shares, ties, _ = tally.deal_shares(len(names))
+    chi2, met = 0.0, 0
+    for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
+        above, below = shares[:, c] - ties[:, c] / 2, 1 - shares[:, c] - ties[:, c] / 2
+        keep = np.isfinite(above)
+        n = int(keep.sum())
+        if n < 2 or above[keep].sum() + below[keep].sum() <= 0:
+            continue
+        g = proportion_influence(above[keep], below[keep]) * n
+        var_p = floored_var(np.dot(g, g) / (n - 1), n) / n
+        observed = above[keep].sum() / (above[keep].sum() + below[keep].sum())
+        fitted = 1 / (1 + np.exp(-(rating[names[x]] - rating[names[y]])))
+        chi2 += float((observed - fitted) ** 2 / var_p)
+        met += 1
+    df = met - (len(rating) - 1)
+    return (chi2 if df > 0 else None), df
 
 
 def _metadata(base: RunConfig, singles, labels, plan: Plan, precision, cap) -> dict:
@@ -519,7 +715,7 @@ def _versions(versions: dict) -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     out = dict(versions)
-    for package in ("statsmodels", "choix"):
+    for package in ("statsmodels", "choix", "scipy"):
         try:
             out[package] = version(package)
         except PackageNotFoundError:
@@ -532,14 +728,15 @@ def load_tournament(path: str | Path) -> TournamentResult:
     meta, frame, path = read_results(path, KIND, "a tournament (written by `analyser tournament --out`)")
     try:
         ratings = pd.DataFrame(meta.pop("ratings"))
+        equilibrium = pd.DataFrame(meta.pop("equilibrium"))
         if meta.get("seating") == "mixed":
             t = meta["tables"]
             tally = OrderTally.from_frame(frame, [[meta["policies"].index(x) for x in m] for m in t["members"]],
                                           t["rotations"])
         else:
-            tally = PairTally.from_state(meta.pop("tournament_state"))
+            tally = PairTally.from_frame(frame, meta.pop("tournament_state"))
     except (ValueError, KeyError, TypeError) as err:
         if isinstance(err, UserError):
             raise
         raise UserError(f"{path} has damaged tournament metadata ({type(err).__name__}: {err})") from None
-    return TournamentResult(meta, tally, ratings)
+    return TournamentResult(meta, tally, ratings, equilibrium)

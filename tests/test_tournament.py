@@ -55,7 +55,7 @@ def test_the_matrix_is_the_compare_of_each_pair_on_the_same_deals(two):
         assert low.loc[a, b] <= matrix.loc[a, b] <= high.loc[a, b]
         row = two.pairs.set_index(["a", "b"]).loc[(a, b)]
         assert row["win_diff"] == pytest.approx(c.summary.loc[0, "estimate"])
-        assert row["half_width"] == pytest.approx(c.summary.loc[0, "half_width"])
+        assert row["half_width"] > 0 and not row["tie"]       # the variance floor: never zero-width
     # two seats, one winner, no draws: the two cells of a pair add up to 1 (a dropped deal is in neither)
     total = matrix + matrix.T
     assert np.allclose(total.to_numpy()[~np.eye(3, dtype=bool)], 1.0)
@@ -136,8 +136,10 @@ def test_a_team_game_rates_teams_and_recovers_a_known_ordering(tables):
     """High card: each policy fills a whole team (partners never split); high > alternate > random."""
     r = tournament("highcard", TOY, deals=300, seed=2, tables=tables)
     assert list(r.ratings["policy"]) == ["high", "alternate", "random"]
-    low = r.ratings.set_index("policy")["ci_low"]
-    assert low["high"] > r.ratings.set_index("policy").loc["alternate", "ci_high"] and low["alternate"] > 0
+    # with its draws the toy game is not Bradley-Terry in log-odds (dispersion 7 at 300 matches, 93 at 3,000,
+    # in both seatings): the output says so and widens the intervals; the equilibrium is high alone
+    assert not r.fit["fits"] and r.fit["dispersion"] > 1.5 and "does not fit" in r.fit["warning"]
+    assert r.equilibrium.iloc[0]["policy"] == "high" and r.equilibrium.iloc[0]["weight"] == 1
     assert "team" in r.meta["cell"] and "a team of one policy" in r.meta["method"]
     assert r.meta["seating"] == tables and r.meta["fair_share"] == 0.5
     if tables == "pairs":
@@ -163,11 +165,13 @@ def test_mixed_tables_plackett_luce(mixed):
     r = mixed.ratings.set_index("policy")
     assert r.loc["random", "rating"] == 0 and r.loc["pickup", "ci_low"] > 0 and r.loc["saver", "rating"] > 0
     assert list(mixed.ratings["policy"])[-1] == "random"
-    # the matrix: above shares, each pair met at the two tables holding both, 3 rotations each
+    # the matrix: above shares, each pair met at the two tables holding both, 2 orders x 3 rotations each
     matrix = mixed.matrix
     assert np.allclose((matrix + matrix.T).to_numpy()[~np.eye(4, dtype=bool)], 1.0)
     pairs = mixed.pairs.set_index(["a", "b"])
-    assert (pairs["plays"] <= 150 * 2 * 3).all() and (pairs["deals"] <= 150).all()
+    t = m["tables"]
+    assert t["rotations"] == 6 and t["orders"] == 2 and "neighbour-balanced" in t["balance"]
+    assert (pairs["plays"] <= 150 * 2 * 6).all() and (pairs["deals"] <= 150).all()
     assert mixed.head_to_head().columns.tolist() == ["policy", "against", "above_share", "ci_low", "ci_high"]
     winners, _, deals = mixed.tally.choices()
     assert m["model"]["choices"] == winners.size and set(deals) <= set(range(150))
@@ -177,7 +181,7 @@ def test_mixed_tables_file_round_trip_and_plot(mixed, tmp_path):
     back = load_tournament(mixed.save(tmp_path / "m.parquet"))
     assert back.to_dict() == mixed.to_dict() and back.matrix.equals(mixed.matrix)
     assert "above share" in back.plot()._suptitle.get_text()
-    assert "4 tables x 3 rotations" in repr(back) and "<table" in back._repr_html_()
+    assert "4 tables x 6 seatings" in repr(back) and "<table" in back._repr_html_()
 
 
 def test_cli_mixed_tables(tmp_path):

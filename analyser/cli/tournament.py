@@ -39,12 +39,19 @@ PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFA
                 "policy fills whole teams.")
 TABLES_HELP = ("pairs: every pair of policies in compare's seat arrangements, rated by Bradley-Terry. mixed: tables "
                "of distinct policies, one per seat (per team in a team game; needs at least that many policies), "
-               "all such tables when there are at most 20, else a cyclic design the output names, each in its "
-               "rotations; rated by Plackett-Luce (choix) on the finishing orders. Default: pairs.")
+               "all such tables when there are at most 20, else a cyclic design the output names, each in "
+               "neighbour-balanced cyclic orders (who sits after whom balanced) and their rotations; rated by "
+               "Plackett-Luce (choix) on the finishing orders. Default: pairs.")
+BOOTSTRAP_HELP = ("Replicates of the bootstrap over deals that gives the equilibrium's intervals (0: none). "
+                  "Default: 200.")
 CELL = "row policy's mean win share per seat against the column policy, paired 95% interval"
 PAIRS_NOTE = ("The win shares of one deal's arrangements are not independent games: each pair counts as its effective "
-              "number of games (from its paired per-deal variance). The pairs share deals; the fit treats them as "
-              "independent.")
+              "number of games (from its paired per-deal variance). The pairs share deals: the rating intervals are "
+              "a sandwich clustered by deal.")
+EQUILIBRIUM_NOTE = ("Equilibrium (Nash averaging over A = (M - M^T) / 2): the mix of policies no policy beats on "
+                    "average, and each policy's value against it (0 in the mix, below 0 for a policy the mix beats; "
+                    "at 2 seats, its win share against the mix minus 1/2). It does not assume the results are "
+                    "transitive. 95% intervals: bootstrap over deals.")
 MIXED_NOTE = ("Finishing orders enter as top-1 choices: each policy is chosen from itself and those that finished "
               "strictly below it; tied policies are not compared (without ties: the Plackett-Luce stages). The rating "
               "intervals are robust to the shared deals (a sandwich over deals).")
@@ -81,17 +88,22 @@ def tournament(
              "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
     max_deals: MaxDealsOpt = 10_000_000,
     threads: ThreadsOpt = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", show_default=False,
+                                           help=BOOTSTRAP_HELP)] = 200,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=FILE, show_default=False,
-        help="Also write the pairs, the ratings and the configuration to this Parquet FILE.")] = None,
+        help="Also write the per-deal values, the ratings, the equilibrium and the configuration to this Parquet "
+             "FILE.")] = None,
     plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False, help=FORMAT_HELP)] = Format.table,
     no_progress: NoProgressOpt = False,
 ):
-    """Play policies against each other on the same duplicate deals: a head-to-head matrix and ratings.
+    """Play policies against each other on the same duplicate deals: a head-to-head matrix, its equilibrium and
+    ratings.
 
     Pairs (default): each cell is the row policy's win share per seat against the column policy, paired by deal, with
-    its 95% interval; ratings are Bradley-Terry strengths fitted by statsmodels (a binomial GLM).
+    its 95% interval; the equilibrium is Nash averaging over the matrix (the mix no policy beats on average); ratings
+    are Bradley-Terry strengths fitted by statsmodels (a binomial GLM), flagged when they do not fit.
 
     Mixed tables (--tables mixed): each cell is the share of plays the row policy finished above the column policy;
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
@@ -104,7 +116,8 @@ def tournament(
     plot = checked_plot_path(plot)
     result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, precision=precision,
-                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress, tables=tables)
+                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress, tables=tables,
+                            bootstrap=bootstrap)
     finish(result, print_tournament, fmt, out, plot)
 
 
@@ -164,8 +177,11 @@ def print_tournament_tables(result, console=None):
         table.add_row(f"{i + 1} {row}", *[_cell(matrix.iloc[i, j], low.iloc[i, j], high.iloc[i, j], wide)
                                           for j in range(len(names))])
     model = m["model"]
-    ratings = Table(title="Ratings (95% intervals, relative to the reference)", title_justify="left",
-                    caption=f"{model['name']}, reference: {model['reference']}; Elo = 400 / ln 10 x rating",
+    fit = result.fit
+    note = "" if fit["fits"] else f"; does not fit: intervals widened x{fit['ci_scale']:.2f}"
+    ratings = Table(title="Ratings (95% intervals, relative to the reference)" + note, title_justify="left",
+                    caption=f"{model['name']}, reference: {model['reference']}; Elo = 400 / ln 10 x rating"
+                            + ("" if fit["fits"] else f". {fit['warning'][0].upper()}{fit['warning'][1:]}."),
                     caption_justify="left")
     for name, left in (("rank", False), ("policy", True), ("rating", False), ("Elo", False)):
         ratings.add_column(name, justify="left" if left else "right", overflow="fold")
@@ -181,13 +197,42 @@ def print_tournament_tables(result, console=None):
     run.add_row("stop", m["stopped"])
     if m.get("precision"):
         run.add_row("precision applies to", m["precision"]["applies_to"])
-    if model.get("dispersion") is not None:
-        run.add_row("fit: Pearson dispersion (about 1 if it fits)", f"{model['dispersion']:.2f}")
+    if fit.get("dispersion") is not None:
+        run.add_row("fit: Pearson dispersion (about 1 if it fits), df, p",
+                    f"{fit['dispersion']:,.2f}, {fit['df']}, {fit['pvalue']:.2g}")
     if model.get("variance_ratio") is not None:
         run.add_row("fit: choices / robust over naive variance",
                     f"{model['choices']:,} / {model['variance_ratio']:.2f}")
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
-    for tab in (table, ratings, run):
+    for line in result.summary_lines():
+        console.print(f"[bold]{line}[/bold]")
+    for tab in (table, equilibrium_table(result), ratings, run):
         console.print(_whole_numbers(tab))
+    console.print(EQUILIBRIUM_NOTE)
     console.print(MIXED_NOTE if result.mixed else PAIRS_NOTE)
+
+
+def equilibrium_table(result):
+    """The meta-game's equilibrium: each policy's weight in the mix and its value against it."""
+    from rich.table import Table
+
+    table = Table(title="Equilibrium (Nash averaging; 95% bootstrap intervals)", title_justify="left",
+                  caption=f"{result.meta.get('bootstrap', 0):,} bootstrap replicates over deals",
+                  caption_justify="left")
+    for name, left in (("policy", True), ("weight", False), ("value (points)", False)):
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    for r in result.equilibrium.to_dict("records"):
+        table.add_row(r["policy"], f"{_plain(r['weight'], 2)} [{_plain(r['weight_ci_low'], 2)}, "
+                                   f"{_plain(r['weight_ci_high'], 2)}]",
+                      f"{_signed(_points(r['value']), 1)} [{_signed(_points(r['value_ci_low']), 1)}, "
+                      f"{_signed(_points(r['value_ci_high']), 1)}]")
+    return table
+
+
+def _points(x):
+    return None if x is None or not math.isfinite(x) else 100 * x
+
+
+def _plain(x, digits: int) -> str:
+    return "-" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"

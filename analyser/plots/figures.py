@@ -329,14 +329,22 @@ def _heat(fig, ax, values: np.ndarray, centre: float | None, label: str, percent
     return im
 
 
-def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFrame, meta: dict) -> PlotFigure:
+def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFrame, meta: dict,
+                 equilibrium: pd.DataFrame | None = None) -> PlotFigure:
     """Win share of each row policy against each column policy (mixed tables: the share of
     plays it finished above the column policy), the value and its 95% interval in each cell
-    (NaN cells, e.g. the diagonal, grey)."""
+    (NaN cells, e.g. the diagonal, grey); with ``equilibrium`` (analyser.stats.nash) a second
+    panel of the equilibrium mix's weights with their bootstrap intervals."""
     values = matrix.to_numpy(float)
     low, high = ci_low.reindex_like(matrix).to_numpy(float), ci_high.reindex_like(matrix).to_numpy(float)
     n = max(values.shape)
-    fig, ax = new_figure(max(6.0, 1.6 + 1.3 * values.shape[1]), max(4.0, 1.6 + 0.75 * values.shape[0]))
+    width = max(6.0, 1.6 + 1.3 * values.shape[1])
+    height = max(4.0, 1.6 + 0.75 * values.shape[0])
+    if equilibrium is None:
+        fig, ax = new_figure(width, height)
+    else:
+        fig, (ax, bars) = new_figure(width + 4.0, height, ncols=2, width_ratios=[width, 4.0])
+        _weights_panel(bars, equilibrium, list(matrix.index))
     fair = fair_share(meta) or 0.5         # two policies head to head, unless the run says otherwise
     value = "above share" if meta.get("seating") == "mixed" else "win share"
     im = _heat(fig, ax, values, fair, f"{value} of the row policy", True)
@@ -350,9 +358,28 @@ def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFra
     set_ticks(ax, list(matrix.index), axis="y")
     ax.set_xlabel("against (column policy)")
     ax.set_ylabel("policy (row)")
-    fig.suptitle(f"{game_title(meta)}: head-to-head {value}, row against column")
+    fig.suptitle(f"{game_title(meta)}: head-to-head {value}, row against column"
+                 + ("" if equilibrium is None else "; the equilibrium mix"))
     caption(fig, meta, extra=[f"fair share {pct(fair)}"] if fair is not None else [])
     return fig
+
+
+def _weights_panel(ax, equilibrium: pd.DataFrame, order: list[str]) -> None:
+    """Horizontal bars of the equilibrium's weights (policies in the matrix's row order) with 95% intervals."""
+    e = equilibrium.set_index("policy").reindex(order)
+    w = e["weight"].to_numpy(float)
+    err = np.vstack([w - e["weight_ci_low"].to_numpy(float), e["weight_ci_high"].to_numpy(float) - w])
+    ys = np.arange(len(order))
+    ax.barh(ys, w, color=ACCENT, xerr=np.nan_to_num(np.maximum(err, 0)), capsize=4, ecolor="#333333")
+    for y, x in zip(ys, w, strict=True):
+        inside = x > 0.5
+        ax.text(x / 2 if inside else x + 0.02, y, f"{x:.2f}", va="center", fontsize=8,
+                color="white" if inside else "black", ha="center" if inside else "left")
+    set_ticks(ax, order, axis="y")
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("equilibrium weight (Nash averaging)")
+    ax.grid(axis="x", alpha=0.3)
 
 
 def _ci_columns(frame: pd.DataFrame, value: str) -> tuple[str, str]:

@@ -1,7 +1,8 @@
 """Finishing orders at mixed tables: what ``tournament(..., tables="mixed")`` keeps, and its head-to-head.
 
 Every deal is played at every table of the design, in each of the table's
-rotations (analyser.seatings). Per play the tally keeps the rank of each of
+seatings (its neighbour-balanced orders, each in every rotation;
+analyser.seatings; ``rotations`` below counts the seatings of a table). Per play the tally keeps the rank of each of
 the table's policies (the rank of its seats: partners share one) and whether
 the play hit the action cap. A deal aborted in any rotation of a table is
 dropped from that table (so its rotations stay balanced) and counted; the
@@ -10,8 +11,9 @@ other tables keep it.
 Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
 counting half, over the plays where both sat at one table: for deal d, x[d] is
 the mean over the kept tables holding both, and their rotations, of 1 (X above
-Y), 1/2 (tied) or 0; M[X][Y] is the mean of x[d] over the deals with such a
-table, with the normal 95% interval over those deals (clipped to [0, 1]).
+Y), 1/2 (tied) or 0 (through intervals.exact); M[X][Y] is the mean of x[d]
+over the deals with such a table, with the effective-n Wilson 95% interval
+over those deals (intervals.mean_ci with bounds [0, 1]).
 M[X][Y] + M[Y][X] = 1 and the fair value is 1/2. It is the pairwise
 probability Plackett-Luce fits, 1 / (1 + exp(-(beta_X - beta_Y))), so the
 matrix checks the ratings; a win share would depend on who else sat there.
@@ -24,7 +26,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95
+from analyser.stats.intervals import Z95, exact, mean_ci, stop_half_width
 from analyser.stats.plackett_luce import top1_choices
 
 CELL = "share of plays finishing above the column policy (ties half)"
@@ -84,35 +86,49 @@ class OrderTally:
                 part.append(value)
         return tuple(np.concatenate(p) for p in out)
 
+    def deal_shares(self, pairs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per deal (rows) and pair (columns, in combinations order of ``pairs`` policies): x[d] (NaN where the
+        pair did not meet), the tie share, and the number of kept tables where it met."""
+        pair_list = list(combinations(range(pairs), 2))
+        shape = (self.units, len(pair_list))
+        total, ties, count = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+        for t, members in enumerate(self.tables):
+            ranks, keep = self.table(t)
+            for c, (x, y) in enumerate(pair_list):
+                if x in members and y in members:
+                    rx, ry = ranks[:, :, members.index(x)], ranks[:, :, members.index(y)]
+                    total[:, c] += keep * ((rx < ry) + 0.5 * (rx == ry)).mean(axis=1)
+                    ties[:, c] += keep * (rx == ry).mean(axis=1)
+                    count[:, c] += keep
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return exact(total / count), ties / count, count
+
     def pair_frame(self, names: list[str], z: float = Z95) -> pd.DataFrame:
         """One row per pair (a, b): deals and plays where both sat, a's and b's above shares with
-        their 95% intervals, the tie share, and the half-width (the same for both sides)."""
+        their 95% intervals, the tie share, the half-width (the larger side of a's interval) and
+        whether a and b tied exactly on every deal (x[d] = 1/2)."""
+        shares, ties, count = self.deal_shares(len(names))
         rows = []
-        for x, y in combinations(range(len(names)), 2):
-            total, ties, count = np.zeros(self.units), np.zeros(self.units), np.zeros(self.units)
-            for t, members in enumerate(self.tables):
-                if x in members and y in members:
-                    ranks, keep = self.table(t)
-                    rx, ry = ranks[:, :, members.index(x)], ranks[:, :, members.index(y)]
-                    total += keep * ((rx < ry) + 0.5 * (rx == ry)).mean(axis=1)
-                    ties += keep * (rx == ry).mean(axis=1)
-                    count += keep
-            met = count > 0
-            share = total[met] / count[met]
-            n = int(met.sum())
+        for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
+            share = shares[:, c][np.isfinite(shares[:, c])]
+            n = share.size
             mean = float(share.mean()) if n else float("nan")
-            half = z * float(share.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
-            rows.append({"a": names[x], "b": names[y], "deals": n, "plays": int(count.sum()) * self.rotations,
-                         "a_above_share": mean, "a_ci_low": max(mean - half, 0.0), "a_ci_high": min(mean + half, 1.0),
-                         "b_above_share": 1 - mean, "b_ci_low": max(1 - mean - half, 0.0),
-                         "b_ci_high": min(1 - mean + half, 1.0),
-                         "tie_share": float((ties[met] / count[met]).mean()) if n else float("nan"),
-                         "half_width": half})
+            var = float(share.var(ddof=1)) if n > 1 else float("nan")
+            tie = bool(n > 1 and (share == 0.5).all())
+            low, high = (float(x) for x in exact(mean_ci(mean, var, n, z, bounds=(0.0, 1.0), tie=tie)))
+            rows.append({"a": names[x], "b": names[y], "deals": n, "plays": int(count[:, c].sum()) * self.rotations,
+                         "a_above_share": mean, "a_ci_low": low, "a_ci_high": high,
+                         "b_above_share": 1 - mean, "b_ci_low": 1 - high, "b_ci_high": 1 - low,
+                         "tie_share": float(np.nanmean(ties[:, c])) if n else float("nan"),
+                         "half_width": max(mean - low, high - mean), "tie": tie})
         return pd.DataFrame(rows)
 
     def widest_half_width(self, names: list[str]) -> float:
-        half = self.pair_frame(names)["half_width"].to_numpy(float)
-        return float("nan") if np.isnan(half).any() else float(half.max())
+        """The Chow-Robbins half-width (intervals.stop_half_width) of the widest matrix cell."""
+        shares = self.deal_shares(len(names))[0]
+        half = [stop_half_width(float(np.var(v[np.isfinite(v)], ddof=1)) if np.isfinite(v).sum() > 1 else np.nan,
+                                int(np.isfinite(v).sum())) for v in shares.T]
+        return float("nan") if np.isnan(half).any() else float(max(half))
 
     def frame(self) -> pd.DataFrame:
         """One row per play: deal, table, rotation, aborted, rank_0 .. rank_{slots-1} (the table's policies)."""

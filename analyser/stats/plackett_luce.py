@@ -128,4 +128,4 @@ def plackett_luce(names: Sequence[str], winners: Sequence[int], losers: Sequence
     stats = {"choices": int(winners.size), "pseudo_choices": 2 * PSEUDO * len(pairs), "clusters": int(c),
              "variance_ratio": float(np.mean(np.diag(robust) / np.diag(naive))), "ties": TIES,
              "interval": "sandwich over deals (observed information, per-deal scores)"}
-    return RatingFit(rating_table(names, beta, se, z), model_name(), names[ref], True, stats)
+    return RatingFit(rating_table(names, beta, se, z), model_name(), names[ref], True, stats, names)

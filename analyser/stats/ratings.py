@@ -18,11 +18,28 @@ Counts may be fractional (shared wins, effective numbers of games). Half a win
 is added to each side of every pair (``smoothing``) so that a pair won every
 time has a finite estimate; against thousands of games it moves nothing.
 
-The fit is only as good as its binomial variance: ``analyser.tournaments``
-passes effective numbers of games that give each pair the variance its paired
-per-deal results had (see that module). The Pearson dispersion
-(chi2 / residual df, with 3 or more policies) is reported: well above 1, the
-results are not transitive enough for one strength per policy to describe them.
+Intervals. ``analyser.tournaments`` passes effective numbers of games that
+give each pair the variance its paired per-deal results had (see that module),
+so the binomial weights are right for each pair alone; but every pair plays
+the same deals, so the pairs are not independent. With ``influence`` (per deal
+and pair, the deal's contribution to the pair's observed proportion, its
+linearisation) the standard errors are a deal-clustered sandwich:
+V = H^-1 (D / (D - 1) sum_d u_d u_d^T) H^-1, H the GLM's information (its
+naive covariance inverted) and u_d = sum over pairs of the design row times
+the pair's games times the deal's influence: the change of the GLM score that
+deal d brings. Without it, the GLM's own (independent games) errors.
+
+Fit quality (``fit_quality``): the Pearson dispersion chi2 / residual df (3 or
+more policies; the fit of 2 is exact). The fit is called poor when the
+dispersion exceeds DISPERSION_LIMIT (1.5) *and* a chi2 test on df degrees of
+freedom rejects a fitting model at TEST_LEVEL (1%): a large dispersion on few
+degrees of freedom can be chance, a significant one of 1.1 does not matter.
+The pairs share deals, so the chi2 reference is an approximation (its mean, df,
+holds; its spread does not exactly). A poor fit means the results are not
+transitive enough for one strength per policy to describe them; the ratings
+are then a summary, and their intervals are widened by sqrt(dispersion) (the
+quasi-likelihood scale, ``ci_scale``) so that they do not claim the precision
+of a model that does not hold.
 """
 from __future__ import annotations
 
@@ -34,11 +51,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95
+from analyser.stats.intervals import Z95, exact
 
 ELO_SCALE = 400 / math.log(10)
 MODEL = "Bradley-Terry (binomial GLM, logit link, statsmodels)"
 SMOOTHING = 0.5
+DISPERSION_LIMIT = 1.5
+TEST_LEVEL = 0.01
 
 
 @dataclass
@@ -50,9 +69,29 @@ class RatingFit:
     reference: str
     converged: bool
     stats: dict
+    order: list = None           # the names in the order given (the table is best first)
+
+    def __post_init__(self):
+        self.order = list(self.table["policy"]) if self.order is None else list(self.order)
 
     def describe(self) -> str:
         return f"{self.model}, reference: {self.reference}"
+
+    def adjusted(self, groups: Sequence[Sequence[str]] = (), scale: float = 1.0, z: float = Z95) -> RatingFit:
+        """The table with each group of policies that played identically given one rating and se (their mean;
+        the reference's group 0 and 0: the data are symmetric under swapping them, so a difference is the
+        optimiser's tolerance), ratings and errors through intervals.exact, intervals widened by ``scale``."""
+        t = self.table.set_index("policy")
+        names = self.order
+        beta, se = t.loc[names, "rating"].to_numpy(float).copy(), t.loc[names, "se"].to_numpy(float).copy()
+        for group in groups:
+            idx = [names.index(g) for g in group]
+            ref = self.reference in group
+            beta[idx] = 0.0 if ref else beta[idx].mean()
+            se[idx] = 0.0 if ref else se[idx].mean()
+        stats = {**self.stats, "ci_scale": float(scale)}
+        return RatingFit(rating_table(names, exact(beta), exact(se), z, scale), self.model, self.reference,
+                         self.converged, stats, self.order)
 
     def info(self) -> dict:
         stats = {k: _finite(v) if isinstance(v, float) else v for k, v in self.stats.items()}
@@ -60,9 +99,11 @@ class RatingFit:
                 "elo_scale": ELO_SCALE, **stats}
 
 
-def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: float = Z95) -> pd.DataFrame:
-    """rank, policy, rating, se, ci_low, ci_high and the Elo columns, best first (ties keep the given order)."""
-    low, high = beta - z * se, beta + z * se
+def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: float = Z95,
+                 scale: float = 1.0) -> pd.DataFrame:
+    """rank, policy, rating, se, ci_low, ci_high and the Elo columns, best first (ties keep the given order);
+    the intervals are beta +- z * se * scale."""
+    low, high = beta - z * se * scale, beta + z * se * scale
     table = pd.DataFrame({"policy": list(names), "rating": beta, "se": se, "ci_low": low, "ci_high": high,
                           "elo": ELO_SCALE * beta, "elo_ci_low": ELO_SCALE * low, "elo_ci_high": ELO_SCALE * high})
     table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
@@ -72,12 +113,14 @@ def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: floa
 
 def bradley_terry(names: Sequence[str], first: Sequence, second: Sequence, wins_first: Sequence,
                   wins_second: Sequence, reference: str | None = None, z: float = Z95,
-                  smoothing: float = SMOOTHING) -> RatingFit:
+                  smoothing: float = SMOOTHING, influence: np.ndarray | None = None) -> RatingFit:
     """Fit Bradley-Terry strengths to pair results.
 
     names: the policies; first / second: the two names of each pair (or their indices);
     wins_first / wins_second: each side's wins in that pair (fractions allowed).
     reference: the policy rated 0 (default: the first name).
+    influence: deals x pairs, each deal's contribution to each pair's observed proportion
+    (see the module): the errors are then a sandwich clustered by deal.
     """
     import statsmodels.api as sm
 
@@ -110,10 +153,47 @@ def bradley_terry(names: Sequence[str], first: Sequence, second: Sequence, wins_
     se = np.zeros(k)
     beta[free] = np.asarray(fit.params, float)
     se[free] = np.asarray(fit.bse, float)
+    interval = "GLM standard errors (independent games)"
+    if influence is not None:
+        games = w1 + w2 - 2 * smoothing
+        se[free] = clustered_se(np.asarray(fit.cov_params(), float), design[:, free] * games[:, None],
+                                np.asarray(influence, float))
+        interval = "sandwich clustered by deal (every pair plays the same deals)"
     df_resid = int(round(fit.df_resid))
     dispersion = float(fit.pearson_chi2 / df_resid) if df_resid > 0 else None
-    stats = {"deviance": float(fit.deviance), "df_resid": df_resid, "dispersion": dispersion, "smoothing": smoothing}
-    return RatingFit(rating_table(names, beta, se, z), MODEL, ref, bool(getattr(fit, "converged", True)), stats)
+    stats = {"deviance": float(fit.deviance), "df_resid": df_resid, "dispersion": dispersion, "smoothing": smoothing,
+             "interval": interval}
+    return RatingFit(rating_table(names, beta, se, z), MODEL, ref, bool(getattr(fit, "converged", True)), stats,
+                     names)
+
+
+def clustered_se(naive: np.ndarray, score_rows: np.ndarray, influence: np.ndarray) -> np.ndarray:
+    """Standard errors of the sandwich naive (D / (D - 1) sum_d u_d u_d^T) naive, u_d = influence[d] @ score_rows
+    (score_rows: per observation, the change of the score per unit of its observed value)."""
+    u = influence @ score_rows
+    d = u.shape[0]
+    meat = u.T @ u * (d / (d - 1) if d > 1 else np.nan)
+    return np.sqrt(np.maximum(np.diag(naive @ meat @ naive), 0))
+
+
+def fit_quality(model: str, chi2: float | None, df: int) -> dict:
+    """model, dispersion (chi2 / df), pvalue, fits, warning, ci_scale (see the module); with df 0 the fit is
+    exact and fits."""
+    from scipy.special import chdtrc
+
+    if chi2 is None or df <= 0 or not math.isfinite(chi2):
+        return {"model": model, "dispersion": None, "df": max(int(df), 0), "pvalue": None, "fits": True,
+                "warning": None, "ci_scale": 1.0}
+    dispersion = chi2 / df
+    pvalue = float(chdtrc(df, chi2))
+    fits = not (dispersion > DISPERSION_LIMIT and pvalue < TEST_LEVEL)
+    warning = None if fits else (
+        f"the {model.split(' (')[0]} model does not fit: Pearson dispersion {dispersion:,.1f} on {df} df (chi2 test "
+        f"p = {pvalue:.2g}); the results are not transitive enough for one rating per policy, so read the "
+        f"head-to-head matrix and the equilibrium; rating intervals are widened by sqrt(dispersion) = "
+        f"{math.sqrt(dispersion):,.2f}")
+    return {"model": model, "dispersion": float(dispersion), "df": int(df), "pvalue": pvalue, "fits": bool(fits),
+            "warning": warning, "ci_scale": 1.0 if fits else float(math.sqrt(dispersion))}
 
 
 def win_probability(fit: RatingFit, a: str, b: str) -> float:
