@@ -37,7 +37,10 @@ interval is the effective-n Wilson interval of the mean of w[v, .] over deals
 (analyser.stats.intervals.mean_ci, bounds (0, 1)); the difference from the
 baseline b is the mean of w[v, d] - w[b, d] with intervals.values_ci (an exact
 tie is [0, 0]; win share differences within (-1, 1)). A deal aborted in any
-arrangement of v (or of b, for the difference) is dropped and counted.
+arrangement of v (or of b, for the difference) is dropped and counted. The
+fair share is win_total / players, a seat's share when every seat is equally
+good; in a game with draws an equally strong policy wins less, the average
+seat's share in the same plays (the ``seat_share`` column).
 
 Baseline: the swept policy with the swept parameters at their defaults (or
 ``baseline={...}``); if no value equals it, it is played too, on the same
@@ -98,7 +101,7 @@ ALPHA = 0.05
 TABLE_COLUMNS = ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low",
                  "score_ci_high", "win_diff", "win_diff_ci_low", "win_diff_ci_high", "score_diff",
                  "score_diff_ci_low", "score_diff_ci_high", "p_value", "p_holm", "significant", "baseline",
-                 "mean_rank", "draw_rate")
+                 "mean_rank", "draw_rate", "seat_share")
 FLAGS = ("significant", "baseline")
 
 
@@ -290,23 +293,25 @@ def sweep_arrangements(players: int, teams) -> tuple[list[list[int]], str]:
 
 @dataclass(frozen=True)
 class Plays:
-    """Per deal, the swept seat's win share, score, rank and the draw averaged over the arrangements
-    (``exact``: no float residues), and whether any arrangement aborted."""
+    """Per deal, the swept seat's win share, score, rank, the draw and the average seat's win share,
+    each averaged over the arrangements (``exact``: no float residues), and whether any arrangement aborted."""
     win: np.ndarray
     score: np.ndarray
     rank: np.ndarray
     draw: np.ndarray
+    seats: np.ndarray
     aborted: np.ndarray
 
     @classmethod
-    def of(cls, records: list[np.ndarray], positions: list[int]) -> Plays:
+    def of(cls, records: list[np.ndarray], positions: list[int], players: int) -> Plays:
         """``records[k]``: arrangement k's records of one block of deals; the swept seat sits at positions[k]."""
-        def mean(field, seat=True):
-            return exact(np.mean([r[field][:, p] if seat else r[field] for r, p in
-                                  zip(records, positions, strict=True)], axis=0))
+        def mean(values):
+            return exact(np.mean([values(r, p) for r, p in zip(records, positions, strict=True)], axis=0))
 
         aborted = np.any([r["aborted"].astype(bool) for r in records], axis=0)
-        return cls(mean("win"), mean("score"), mean("rank"), mean("draw", seat=False), aborted)
+        return cls(mean(lambda r, p: r["win"][:, p]), mean(lambda r, p: r["score"][:, p]),
+                   mean(lambda r, p: r["rank"][:, p]), mean(lambda r, p: r["draw"]),
+                   mean(lambda r, p: r["win"][:, :players].mean(axis=1)), aborted)
 
     @classmethod
     def concat(cls, blocks: list[Plays]) -> Plays:
@@ -360,6 +365,7 @@ def setting_row(plays: Plays, base: Plays) -> dict:
             out["p_value"], out["win_diff_se"], out["tie"] = paired_p(d), _diff_se(d), d["tie"]
     out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
     out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
+    out["seat_share"] = float(plays.seats[keep].mean()) if n else float("nan")
     return {k: _plain(v) for k, v in out.items()}
 
 
@@ -381,7 +387,8 @@ class SweepResult:
              win_rate, win_ci_low, win_ci_high, score_mean, score_ci_low, score_ci_high (the swept policy,
              averaged over the arrangements), win_diff, score_diff and their intervals (paired
              difference from the baseline), p_value, p_holm (Holm-adjusted), significant (p_holm < 5%),
-             baseline (this setting is the baseline), mean_rank, draw_rate, best
+             baseline (this setting is the baseline), mean_rank, draw_rate, seat_share (the average seat's
+             win share in the same plays: what an equally strong policy wins where draws take some), best
     best     the best setting (highest win_diff): params, row, win share and difference with intervals
     recheck  the best setting and the baseline on a fresh seed: seed, deals, win_rate, win_diff and
              intervals, curse (best - re-check difference) with curse_ci_low / curse_ci_high
@@ -430,7 +437,7 @@ class SweepResult:
         lines = [f"<SweepResult {m['game']}: {m['swept']} against {others_text(m)}, in every seat "
                  f"({arrangements_text(m)}); {m['players']} players, {len(self.table)} settings x {m['deals']:,} "
                  f"{plural(m['unit'])}, seed {m['seed']}>",
-                 f"  {baseline_text(m)}; fair share {_pc(m['fair_share'])}",
+                 f"  {baseline_text(m)}; {fair_text(m)}",
                  f"  best: {best_text(b)}",
                  f"  {family_text(m['family'])}",
                  f"  {recheck_text(self.recheck, m['unit'])}",
@@ -442,7 +449,7 @@ class SweepResult:
         parts = [f"<b>{html.escape(m['game'])}</b>: {html.escape(m['swept'])} against "
                  f"{html.escape(others_text(m))}, in every seat ({html.escape(arrangements_text(m))}); "
                  f"{m['players']} players, {m['deals']:,} {plural(m['unit'])} per setting (common deals), "
-                 f"seed {m['seed']}; fair share {_pc(m['fair_share'])}.",
+                 f"seed {m['seed']}; {html.escape(fair_text(m))}.",
                  baseline_text(m) + ".", "Best: " + best_text(self.best) + ".", family_text(m["family"]) + ".",
                  recheck_text(self.recheck, m["unit"]) + "."]
         head = "<p>" + "<br>".join(html.escape(p) if i else p for i, p in enumerate(parts)) + "</p>"
@@ -467,6 +474,16 @@ def baseline_text(meta: dict) -> str:
     source = "the defaults" if b["defaults"] else "as given"
     where = "one of the values" if b["row"] is not None else "not among the values, so played too on the same deals"
     return f"baseline {setting_text(b['params'])} ({source}; {where})"
+
+
+def fair_text(meta: dict) -> str:
+    """The fair share, and what an equal seat wins beside the baseline where draws take some."""
+    b, unit = meta["baseline"], plural(meta["unit"])
+    text = f"fair share {_pc(meta['fair_share'])}"
+    if b.get("draw_rate"):
+        text += (f" of decided {unit}; with the baseline's {_pc(b['draw_rate'])} draws an average seat wins "
+                 f"{_pc(b['seat_share'])}")
+    return text
 
 
 def best_text(b: dict) -> str:
@@ -579,7 +596,7 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
                     t0 = time.perf_counter()
                     records = [runner.run(start, size) for runner in runners]
                     sim_seconds += time.perf_counter() - t0
-                    blocks.append(Plays.of(records, positions))
+                    blocks.append(Plays.of(records, positions, base.players))
                     done += size * len(runners)
                     if bar:
                         rate = done / max(time.perf_counter() - t_start, 1e-9)
@@ -689,7 +706,8 @@ def _metadata(config: RunConfig, plan: SweepPlan, check_seed: int, homes, scheme
                          "policy": plan.baseline.label(), "row": plan.baseline_row,
                          "defaults": all(plan.baseline.values[n] == params[n].default for n in plan.names),
                          **{k: base_row[k] for k in ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high",
-                                                     "score_mean", "score_ci_low", "score_ci_high")}},
+                                                     "score_mean", "score_ci_low", "score_ci_high",
+                                                     "draw_rate", "seat_share")}},
             "fair_share": game.win_total(config.players) / config.players,
             "family": {"method": "Holm", "alpha": ALPHA, "tests": tests,
                        "flagged": int(table["significant"].sum())},

@@ -1,5 +1,6 @@
-"""Parameter sweeps: values syntax, line-ups, a planted optimum, common deals on one compiled
-engine, the re-check on a fresh seed, results files, and one-line errors with exit code 2."""
+"""Parameter sweeps: values syntax, line-ups, a planted optimum, every value in every seat on common
+deals, the paired difference from a baseline (exactly 0 for a value that plays as it), Holm's
+family-wise control over seeds, the re-check on a fresh seed, results files, and one-line errors."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,7 +14,7 @@ from analyser.core.errors import UserError
 from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.registry import get_game
 from analyser.core.rng import below_nb
-from analyser.sweeps import best_index, load_sweep, parse_values, plan_sweep, sweep
+from analyser.sweeps import best_index, holm, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
 from tests.toygame.policies import extreme_nb
 from tests.toygame.rules import POLICY_SIG
 
@@ -86,10 +87,32 @@ def test_plan_errors(policies, message):
 
 
 def test_best_is_the_argmax_first_among_equals():
-    table = pd.DataFrame({"x": range(7), "win_rate": [0.1, 0.3, 0.2, 0.5, 0.5, np.nan, 0.4]})
+    table = pd.DataFrame({"x": range(7), "win_diff": [0.1, 0.3, 0.2, 0.5, 0.5, np.nan, 0.4]})
     assert best_index(table) == 3
     with pytest.raises(UserError):
-        best_index(pd.DataFrame({"x": [1], "win_rate": [np.nan]}))
+        best_index(pd.DataFrame({"x": [1], "win_diff": [np.nan]}))
+
+
+def test_holm():
+    adjusted = holm([0.01, 0.04, np.nan, 0.03, 0.5])
+    assert np.allclose(adjusted[[0, 1, 3, 4]], [0.04, 0.09, 0.09, 0.5]) and np.isnan(adjusted[2])
+
+
+def test_arrangements_rotate_seats_and_keep_partners_together():
+    assert sweep_arrangements(3, (0, 1, 2)) == ([[0, 1, 2], [2, 0, 1], [1, 2, 0]], "rotations of the line-up")
+    homes, name = sweep_arrangements(4, (0, 1, 0, 1))
+    assert homes == [[0, 1, 2, 3], [1, 0, 3, 2]] and "teams" in name
+
+
+def test_baseline_plans():
+    plan = plan_sweep(PALACE, 2, ["pickup:max_pile=0..4", "saver"])
+    assert plan.baseline.values["max_pile"] == 3 and plan.baseline_row == 3      # the defaults, among the values
+    plan = plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline="max_pile=0")
+    assert plan.baseline.values["max_pile"] == 0 and plan.baseline_row is None
+    with pytest.raises(UserError, match="not swept"):
+        plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"keep": 1})
+    with pytest.raises(UserError, match="out of range"):
+        plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"max_pile": -1})
 
 
 # ---------------------------------------------------------------- a planted optimum on the real engine
@@ -115,7 +138,73 @@ def test_finds_a_planted_optimum():
     assert w[4] > w[3] > w[1] and w[4] > w[5] > w[7]
 
 
-def test_common_deals_one_engine_and_recheck(monkeypatch):
+@njit(POLICY_SIG, cache=True)
+def ignores_policy(table, seat, legal, params):
+    """Plays high card's ``high`` whatever its parameter: every value plays as the baseline."""
+    return extreme_nb(table, seat, legal, 1)
+
+
+@njit(POLICY_SIG, cache=True)
+def shifted_policy(table, seat, legal, params):
+    """A uniformly random legal card, the draw shifted by ``k`` places among the legal cards: every
+    value is exactly as strong as every other, but they play different cards (a non-trivial null)."""
+    n = 0
+    for i in range(legal.size):
+        n += legal[i]
+    j = (below_nb(table["rng"][seat], n) + int(params[0])) % n
+    for i in range(legal.size):
+        if legal[i]:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+IGNORES = PolicySpec("ignores", ignores_policy, "high, whatever x",
+                     (ParamSpec("x", 0, "changes nothing", low=0, high=8, integer=True),))
+SHIFTED = PolicySpec("shifted", shifted_policy, "random, the draw shifted by k",
+                     (ParamSpec("k", 0, "changes which card, not how good", low=0, high=8, integer=True),))
+
+
+def test_seat_advantage_is_not_a_strategy():
+    """max_pile=0 plays as saver: at 2 players seat 0 wins 50.9%, but in both seats its share is the fair
+    50% exactly (deterministic policies: each deal is won once in each seat), and its difference from a
+    saver-equivalent baseline is an exact tie; the defaults (max_pile=3) are far worse."""
+    r = sweep("palace", ["pickup:max_pile=0|3|6", "saver"], players=2, deals=300, seed=3, threads=2,
+              baseline={"max_pile": 0})
+    row = r.table.set_index("max_pile").loc[0]
+    assert row["win_rate"] == 0.5 and row["win_ci_low"] < 0.5 < row["win_ci_high"] and r.meta["fair_share"] == 0.5
+    assert (row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"]) == (0, 0, 0) and row["baseline"]
+    assert r.meta["baseline"]["row"] == 0 and r.meta["family"]["tests"] == 2
+    assert r.table["significant"].tolist() == [False, True, True]
+    extra = sweep("palace", ["pickup:max_pile=3|6", "saver"], players=2, deals=300, seed=3, threads=2,
+                  baseline="max_pile=0")                                 # the baseline is played besides
+    assert extra.meta["baseline"]["row"] is None and extra.meta["baseline"]["win_rate"] == 0.5
+    assert np.array_equal(extra.table["win_diff"], r.table["win_diff"].iloc[1:])
+    assert "not among the values" in repr(extra)
+
+
+def test_a_value_that_plays_as_the_baseline_differs_by_exactly_zero():
+    r = sweep("highcard", [IGNORES, "high"], values={"x": range(4)}, deals=200, seed=2, threads=1)
+    assert (r.table["win_diff"] == 0).all() and (r.table["win_diff_ci_high"] == 0).all()
+    assert (r.table["p_value"] == 1).all() and not r.table["significant"].any()
+    assert r.meta["arrangements"]["count"] == 2 and r.meta["arrangements"]["teams"]
+
+
+def test_values_that_change_nothing_flag_nothing_over_seeds():
+    """A small null: four equally strong values over 20 seeds; Holm flags some value in at most 5% of
+    runs (so 0-3 of 20 here), and each value's rotated share covers an average seat's about 95% of the time."""
+    flagged, covered = 0, []
+    for seed in range(20):
+        r = sweep("highcard", [SHIFTED], values={"k": range(4)}, deals=150, seed=seed, threads=1)
+        flagged += bool(r.table["significant"].any())
+        fair = r.table["seat_share"]                 # high card has draws: an equal seat wins about 40%
+        covered += ((r.table["win_ci_low"] <= fair) & (fair <= r.table["win_ci_high"])).tolist()
+        assert (r.table["win_diff_ci_high"].iloc[1:] > 0).any()      # not exact ties: they play other cards
+    assert flagged <= 3 and np.mean(covered) >= 0.85
+
+
+def test_common_deals_rotations_and_recheck(monkeypatch):
     import analyser.core.runner as runner_module
     from analyser.api import simulate
 
@@ -128,23 +217,27 @@ def test_common_deals_one_engine_and_recheck(monkeypatch):
 
     monkeypatch.setattr(runner_module, "ChunkRunner", Counting)
     r = sweep("palace", ["pickup:max_pile=1|3|5", "saver"], players=2, deals=400, seed=7, threads=2)
-    assert len(built) == 1                              # one compiled engine for every setting and the re-check
-    assert list(r.table["max_pile"]) == [1, 3, 5] and r.table["games"].sum() + r.table["aborted"].sum() == 1200
+    assert len(built) == 2                          # one compiled engine per arrangement for every setting
+    assert [c.streams for c in built] == [(0, 1), (1, 0)]             # each instance keeps its stream id
+    assert list(r.table["max_pile"]) == [1, 3, 5] and (r.table["games"] + r.table["aborted"] == 400).all()
     k = best_index(r.table)
     assert r.best["row"] == k and r.table["best"].tolist() == [i == k for i in range(3)]
-    assert r.best["win_rate"] == r.table["win_rate"].iloc[k]
+    assert r.best["win_diff"] == r.table["win_diff"].iloc[k]
     assert r.recheck["seed"] == 7 + 1_000_003 and r.recheck["deals"] == 400
-    assert r.recheck["curse"] == pytest.approx(r.best["win_rate"] - r.recheck["win_rate"])
+    assert r.recheck["curse"] == pytest.approx(r.best["win_diff"] - r.recheck["win_diff"])
     assert r.recheck["curse_ci_low"] < r.recheck["curse"] < r.recheck["curse_ci_high"]
-    # common deals: each setting is exactly what simulate plays with that policy and seed
+
+    def rotated(pile, seed):       # the swept seat in seat 0 then seat 1, each instance on its own stream
+        ab = simulate("palace", players=2, policies=[f"pickup:max_pile={pile}", "saver"], deals=400, seed=seed,
+                      threads=2).records
+        ba = simulate("palace", players=2, policies=["saver", f"pickup:max_pile={pile}"], deals=400, seed=seed,
+                      threads=2, streams=[1, 0]).records
+        keep = ~(ab["aborted"].astype(bool) | ba["aborted"].astype(bool))
+        return ((ab["win"][:, 0] + ba["win"][:, 1]) / 2)[keep].mean()
+
     for row in r.table.itertuples():
-        s = simulate("palace", players=2, policies=[f"pickup:max_pile={row.max_pile}", "saver"], deals=400,
-                     seed=7, threads=2)
-        assert s.summary["win_rate"].iloc[0] == pytest.approx(row.win_rate, abs=1e-12)
-    best = r.best["params"]["max_pile"]
-    again = simulate("palace", players=2, policies=[f"pickup:max_pile={best}", "saver"], deals=400,
-                     seed=7 + 1_000_003, threads=2)
-    assert again.summary["win_rate"].iloc[0] == pytest.approx(r.recheck["win_rate"], abs=1e-12)
+        assert rotated(row.max_pile, 7) == pytest.approx(row.win_rate, abs=1e-12)
+    assert rotated(r.best["params"]["max_pile"], 7 + 1_000_003) == pytest.approx(r.recheck["win_rate"], abs=1e-12)
 
 
 def test_results_file_round_trip_and_plots(tmp_path):
@@ -172,7 +265,8 @@ def test_cli_table_json_csv(tmp_path):
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80 and "…" not in r.stdout
-    assert any(line.rstrip().endswith("* │") for line in lines) and "winner's curse" in r.stdout
+    assert any("* │" in line or "*! │" in line for line in lines) and "winner's curse" in r.stdout
+    assert "differ from the baseline (Holm" in r.stdout and "baseline max_pile=3 (the defaults" in r.stdout
     assert (tmp_path / "s.png").stat().st_size > 0
     r = cli.invoke(app, [*base, "-f", "csv"])
     assert r.stdout.splitlines()[0].startswith("max_pile,games,aborted,win_rate") and len(r.stdout.splitlines()) == 5
@@ -181,6 +275,8 @@ def test_cli_table_json_csv(tmp_path):
 
     data = json.loads(r.stdout)
     assert data["kind"] == "sweep" and len(data["table"]) == 4 and data["recheck"]["deals"] == 200
+    assert data["arrangements"]["count"] == 2 and data["family"]["method"] == "Holm"
+    assert {"win_diff", "p_holm", "significant"} <= set(data["table"][0]) and "Holm" in data["method"]
 
 
 @pytest.mark.parametrize("args,message", [
@@ -200,6 +296,8 @@ def test_cli_table_json_csv(tmp_path):
     (["--policy", "pickup:max_pile=0..3", "--threads", "0"], "threads must be"),
     (["--policy", "pickup:max_pile=0..3", "--rule", "short_game=maybe"], "on or off"),
     (["--policy", "pickup:max_pile=0..3", "--plot", "x.gif"], "gif"),
+    (["--policy", "pickup:max_pile=0..3", "--baseline", "keep=1"], "not swept"),
+    (["--policy", "pickup:max_pile=0..3", "--baseline", "max_pile=x"], "must be a number"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
     r = cli.invoke(app, ["sweep", "palace", *args, "--no-progress"])

@@ -128,7 +128,15 @@ def print_sweep_table(result, console=None):
     from rich.table import Table
 
     from analyser.core.registry import get_game, plural
-    from analyser.sweeps import arrangements_text, baseline_text, best_text, family_text, others_text, recheck_text
+    from analyser.sweeps import (
+        arrangements_text,
+        baseline_text,
+        best_text,
+        fair_text,
+        family_text,
+        others_text,
+        recheck_text,
+    )
 
     console = console or Console()
     m, t = result.meta, result.table
@@ -143,13 +151,13 @@ def print_sweep_table(result, console=None):
                   f"({arrangements_text(m)}); {m['players']} players, {m['deals']:,} {units} per setting, the "
                   f"same deals and arrangements for every setting (seed {m['seed']}; {settings})"
                   + (f"; {aborted:,} aborted {units} dropped." if aborted else "."))
-    console.print(f"{baseline_text(m)}; fair share {_pc(m['fair_share'])}%.")
+    console.print(f"{baseline_text(m)}; {fair_text(m)}.")
     names = result.parameters
     rows = t.to_dict("records")
     share = Table(title="Win share per setting, in every seat, and its difference from the baseline (95% "
                         "intervals)", title_justify="left", caption_justify="left",
                   caption="* best   ! differs from the baseline (Holm, 5%)   = baseline")
-    _table(share, names, rows, "win %", "win_rate", "win_ci", _pc, "vs base", "win_diff", _pp)
+    _table(share, names, rows, "win %", "win_rate", "win_ci", _pc, "vs base", "win_diff", _pp, tests=True)
     console.print(share)
     if not t["score_mean"].equals(t["win_rate"]):      # Palace: the score is the win
         score = Table(title="Mean score per setting and its difference from the baseline (95% intervals)",
@@ -161,15 +169,17 @@ def print_sweep_table(result, console=None):
     console.print(recheck_text(result.recheck, m["unit"]))
 
 
-def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name, diff, diff_fmt) -> None:
-    """One row per setting: the parameters, a level and a difference with their intervals, Holm's p, the marks."""
+def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name, diff, diff_fmt,
+           tests: bool = False) -> None:
+    """One row per setting: the parameters, a level and a difference with their intervals; with ``tests``,
+    Holm's p (of the win share difference) and the marks."""
     from analyser.sweeps import format_p
 
-    for name in (*names, level_name, "95% CI", diff_name, "95% CI", "Holm p", ""):
+    for name in (*names, level_name, "95% CI", diff_name, "95% CI", *(("Holm p", "") if tests else ())):
         table.add_column(name, justify="right", overflow="fold")
     for row in rows:
         cells = [f"{row[n]:g}" if isinstance(row[n], float) else str(row[n]) for n in names]
         cells += [level_fmt(row[level]), f"{level_fmt(row[level_ci + '_low'])} {level_fmt(row[level_ci + '_high'])}",
-                  diff_fmt(row[diff]), f"{diff_fmt(row[diff + '_ci_low'])} {diff_fmt(row[diff + '_ci_high'])}",
-                  format_p(row["p_holm"]), _mark(row)]
+                  diff_fmt(row[diff]), f"{diff_fmt(row[diff + '_ci_low'])} {diff_fmt(row[diff + '_ci_high'])}"]
+        cells += [format_p(row["p_holm"]), _mark(row)] if tests else []
         table.add_row(*cells, style="bold" if row.get("best") else None)
