@@ -563,7 +563,11 @@ def heterogeneity_text(het: dict) -> str:
     how = "disagree in sign" if het["opposite"] else "differ beyond their intervals"
     d = het["difference"]
     return (f"the answer depends on the table: the arrangements {how} ({effects}; difference "
-            f"{_pp(d['estimate'])} [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}], p = {d['p_value']:.2g}, paired by deal)")
+            f"{_pp(d['estimate'])} [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}], p {_p(d['p_value'])}, paired by deal)")
+
+
+def _p(p) -> str:
+    return "-" if p is None or not math.isfinite(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
 
 
 def _plain_tree(v):

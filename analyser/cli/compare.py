@@ -59,8 +59,9 @@ def compare(
     rule: RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
-        help="Add deals until the paired 95% interval of the win share difference has half-width at most H "
-             "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
+        help="Add deals until the paired win share difference's Chow-Robbins half-width z*sqrt((s^2 + 1/n)/n) "
+             "is at most H (0.005 = +-0.5 points), after at least 100 deals, or --max-deals is reached. "
+             "Default: a fixed number of deals.")] = None,
     max_deals: MaxDealsOpt = 10_000_000,
     threads: ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
@@ -76,6 +77,8 @@ def compare(
     Every deal is played once in each seat arrangement: the same cards, each policy with its own random stream.
 
     A's advantage in win share and score: a 95% interval paired by deal, the one independent deals would give.
+    Two names for one deterministic policy give an exact tie, [0, 0]. With 3+ seats it says when the tables
+    where A sits alone and where B does disagree (the answer depends on the table).
     """
     from analyser.cli.plot import checked_plot_path
     from analyser.comparison import compare as run_compare
@@ -107,12 +110,21 @@ def _num(x, digits: int = 3, sign: bool = True) -> str:
     return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
 
 
+def _summary_cells(row, value, width) -> list[str]:
+    """Paired interval, independent half-width and reduction of a summary row; an exact tie says so."""
+    if row["tie"]:
+        return ["0 [0, 0]: exact tie", "-", "exact tie"]
+    return [f"{value(row['estimate'])} [{value(row['ci_low'])}, {value(row['ci_high'])}]",
+            f"+-{width(row['independent_half_width'])}", f"{_num(row['variance_reduction'], 2, False)}x"]
+
+
 def print_compare_tables(result, console=None):
     import numpy as np
     from rich.console import Console
     from rich.table import Table
 
     from analyser.cli.tables import _whole_numbers
+    from analyser.comparison import SAME, heterogeneity_text
     from analyser.core.registry import get_game, plural
 
     console = console or Console()
@@ -129,6 +141,12 @@ def print_compare_tables(result, console=None):
                   f"Every deal is played in each of {arr['count']} arrangements ({arr['name']}); "
                   f"A - B is the mean over A's seats minus the mean over B's, paired by deal"
                   + (": A's team against B's team." if arr.get("teams") else "."))
+    if m.get("same_policy"):
+        console.print(f"[bold]{SAME}[/bold]")
+    het = result.heterogeneity
+    if het["flag"]:
+        console.print(f"[bold]Win share: {heterogeneity_text(het)}.[/bold] One number for A - B does not fit "
+                      f"both kinds of table; see per arrangement.")
     summary = result.summary.set_index("quantity")
     table = Table(title="A's advantage over B (95% intervals)", title_justify="left",
                   caption="points: percentage points of win share; reduction: how many times as many "
@@ -136,29 +154,34 @@ def print_compare_tables(result, console=None):
     for name, left in (("", True), ("A - B, paired", False), ("independent deals", False), ("reduction", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     win = summary.loc["win share difference"]
-    table.add_row("win share (points)", f"{_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}]",
-                  f"+-{_pp(win['independent_half_width'], False)}", f"{_num(win['variance_reduction'], 2, False)}x")
+    table.add_row("win share (points)", *_summary_cells(win, _pp, lambda x: _pp(x, False)))
     score = summary.loc["score difference"]
     wins, scores = result.tally.values("win"), result.tally.values("score")
     if not np.array_equal(wins, scores, equal_nan=True):   # Palace's score is its win: not shown twice
-        table.add_row("score", f"{_num(score['estimate'])} [{_num(score['ci_low'])}, {_num(score['ci_high'])}]",
-                      f"+-{_num(score['independent_half_width'], 3, False)}",
-                      f"{_num(score['variance_reduction'], 2, False)}x")
+        table.add_row("score", *_summary_cells(score, _num, lambda x: _num(x, 3, False)))
     per = Table(title="Per arrangement (mean over each policy's seats)", title_justify="left")
     for name, left in (("seats", True), ("streams", True), ("A win share", False), ("B win share", False),
-                       ("A - B (points)", False)):
+                       ("A - B (points, 95% CI)", False)):
         per.add_column(name, justify="left" if left else "right", overflow="fold")
     for row in result.by_arrangement.to_dict("records"):
         per.add_row(row["seats"], row["streams"], _pp(row["a_win_share"], False) + "%",
-                    _pp(row["b_win_share"], False) + "%", _pp(row["win_diff"]))
+                    _pp(row["b_win_share"], False) + "%",
+                    f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]")
     run = Table(title="Per run", title_justify="left", show_header=False)
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
     t = result.tally
     run.add_row(f"{units} compared / dropped (aborted)", f"{t.kept:,} / {t.dropped:,}")
     run.add_row("stop", m["stopped"])
+    if het["tested"] and not het["flag"]:
+        d = het["difference"]
+        gap = "0 [0, 0]: exact tie" if d["tie"] else \
+            f"{_pp(d['estimate'])} [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}]: no evidence the tables differ"
+        run.add_row("A alone - B alone (points, paired)", gap)
     if m.get("precision"):
         run.add_row("precision applies to", m["precision"]["applies_to"])
+        if m["precision"].get("stopping"):
+            run.add_row("stopping rule", m["precision"]["stopping"])
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
     for tab in (table, per, run):

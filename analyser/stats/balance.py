@@ -24,8 +24,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from analyser.stats.intervals import mean_interval, wilson
-from analyser.stats.tally import Tally
+from analyser.stats.tally import Tally, share_interval
 
 NAN = float("nan")
 
@@ -35,20 +34,12 @@ def _rate(k: float, n: int) -> float:
 
 
 def _mean_with_interval(total: float, squares: float, n: int, z: float | None = None):
-    """(mean, low, high) of values in [0, 1] from their sum and sum of squares:
-    Wilson's interval when every value was 0 or 1 (``squares == total``), else
-    the normal interval clipped to [0, 1]."""
+    """(mean, low, high) of values in [0, 1] from their sum and sum of squares (tally.share_interval:
+    Wilson's interval when every value was 0 or 1, else within [0, 1] with the variance floor)."""
     if n == 0:
         return NAN, NAN, NAN
-    zz = {} if z is None else {"z": z}
-    mean = total / n
-    if squares == total:
-        low, high = wilson(min(max(total, 0.0), n), n, **zz)
-    else:
-        sd = np.sqrt(max(squares - n * mean * mean, 0.0) / max(n - 1, 1))
-        low, high = mean_interval(mean, sd, n, **zz)
-        low, high = np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
-    return float(mean), float(low), float(high)
+    low, high = share_interval(total, squares, n, **({} if z is None else {"z": z}))
+    return float(total / n), float(low), float(high)
 
 
 def fair_share(tally: Tally) -> float:
@@ -74,7 +65,7 @@ def first_player_advantage(tally: Tally) -> dict:
     moved first (Ludii's figure, read per mover), and ``advantage`` is that
     minus the fair share (see fair_share()), so 0 is fair at any player count
     and in Palace, where three of four seats win. The interval is the first
-    mover's (Wilson's for a 0/1 share, else normal) shifted by the fair share,
+    mover's (tally.share_interval) shifted by the fair share,
     taken as known (it is exactly win_total / players without draws). Not
     available (NaN) for a record without ``first``.
     """
@@ -106,10 +97,10 @@ def balance(tally: Tally) -> dict:
     noisy shares minus the smallest), so with equal seats Balance falls short of
     1 by a few standard errors. The interval is conservative rather than
     normal-theory on the gap: simultaneous 95% intervals for the seats' shares
-    (Bonferroni: each at 1 - 0.05/players; Wilson's for a 0/1 share, else
-    normal), from which the true gap lies in [max(0, max low - min high),
-    max high - min low], so Balance lies in [1 - that upper end, 1 - the lower
-    end] with at least 95% confidence. A bootstrap would need the records.
+    (Bonferroni: each at 1 - 0.05/players; tally.share_interval), from which
+    the true gap lies in [max(0, max low - min high), max high - min low], so
+    Balance lies in [1 - that upper end, 1 - the lower end] with at least 95%
+    confidence. A bootstrap would need the records.
     """
     n, players = tally.completed, tally.players
     if n == 0 or players < 2:

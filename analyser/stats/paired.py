@@ -222,7 +222,7 @@ def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple]
     kept deals A's and B's mean win share and score (each the mean over their seats) and the difference,
     the win share difference with its 95% interval (each arrangement alone, over deals)."""
     n = tally.kept
-    means = {s: tally.sums[s] / n if n else np.full(tally.arrangements, np.nan) for s in ARRANGEMENT_STATS}
+    means = {s: exact(tally.sums[s] / n) if n else np.full(tally.arrangements, np.nan) for s in ARRANGEMENT_STATS}
     tie = (tally.sums["win_diff"] == 0) & (tally.squares["win_diff"] == 0)
     low, high = mean_ci(means["win_diff"], tally.arrangement_var("win_diff"), np.full(tally.arrangements, n), z,
                         BOUNDS["win"], tie)

@@ -1,7 +1,8 @@
 """Summary tables of a tally: per seat, per policy, per team, and the run's own figures.
 
 Every table reads the outcome block: games (completed units), win share with a
-95% interval, draw rate, mean score with a 95% interval, mean rank; then the
+95% interval (Wilson's for 0/1 shares, else within [0, 1] with the variance
+floor: tally.share_interval), draw rate, mean score with a 95% interval, mean rank; then the
 game's own columns (a rate with its interval, or a mean per unit). Rates and
 means are over completed units; aborted units are counted and shown apart.
 """
@@ -11,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.balance import balance_figures
-from analyser.stats.intervals import mean_interval, wilson
-from analyser.stats.tally import Tally
+from analyser.stats.intervals import mean_interval
+from analyser.stats.tally import Tally, share_interval
 
 
 def pooling(unit: str = "game") -> dict[str, str]:
@@ -26,16 +27,15 @@ def pooling(unit: str = "game") -> dict[str, str]:
 
 
 def _share(tally: Tally, part: str, q: str):
-    """Mean of a [0, 1] quantity with its interval: Wilson's for a rate (every value
-    0 or 1), else the normal interval clipped to [0, 1] (width 0 without spread)."""
-    n = tally.completed
-    mean, sd = tally.mean_and_sd(part, q)
-    w_low, w_high = wilson(np.clip(tally.sums[part, q], 0, n), np.full(mean.shape, n))   # used where binary
-    m_low, m_high = mean_interval(mean, sd, n)
-    binary = tally.is_binary(part, q)
-    low = np.where(binary, w_low, np.clip(m_low, 0.0, 1.0))
-    high = np.where(binary, w_high, np.clip(m_high, 0.0, 1.0))
-    return mean, low, high
+    """Mean of a [0, 1] quantity with its interval (tally.share_interval: Wilson's for a rate,
+    else the effective-n Wilson interval with the variance floor, never of width 0)."""
+    low, high = share_interval(tally.sums[part, q], tally.squares[part, q], tally.completed, whole=_whole(tally, part))
+    return tally.mean_and_sd(part, q)[0], low, high
+
+
+def _whole(tally: Tally, part: str) -> np.ndarray:
+    """Per group: does it hold every seat (its pooled share is then the game's win total / players)?"""
+    return np.array([len(g) == tally.players for g in tally.groups[part]])
 
 
 def group_table(tally: Tally, part: str, unit: str = "game") -> pd.DataFrame:
@@ -46,9 +46,11 @@ def group_table(tally: Tally, part: str, unit: str = "game") -> pd.DataFrame:
     cols["draw_rate"] = np.full(len(tally.groups[part]), tally.draws / n if n else np.nan)
     score, score_sd = tally.mean_and_sd(part, "score")
     cols["score_mean"] = score
-    low, high = mean_interval(score, score_sd, n)
+    low, high = mean_interval(score, score_sd, n)   # the variance floor: never of width 0
+    fixed = _whole(tally, part) & (score_sd == 0)    # every seat's total: fixed by the game (see share_interval)
+    low, high = np.where(fixed, score, low), np.where(fixed, score, high)
     binary = tally.is_binary(part, "score")          # a 0/1 score (Palace's) is a rate: Wilson's interval
-    w_low, w_high = wilson(np.clip(tally.sums[part, "score"], 0, n), np.full(score.shape, n))
+    w_low, w_high = share_interval(tally.sums[part, "score"], tally.squares[part, "score"], n)
     cols["score_ci_low"], cols["score_ci_high"] = np.where(binary, w_low, low), np.where(binary, w_high, high)
     cols["mean_rank"] = tally.mean_and_sd(part, "rank")[0]
     for name in tally.seat_quantities:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from analyser.stats.intervals import Z95, mean_ci, wilson
+
 OUTCOME_QUANTITIES = ("win", "score", "rank")
 
 
@@ -171,6 +173,27 @@ class Tally:
         mean = float((self.length_hist * x).sum() / total)
         var = float((self.length_hist * (x - mean) ** 2).sum() / max(total - 1, 1))
         return mean, var ** 0.5
+
+
+def share_interval(total, squares, n: int, z: float = Z95, whole=False):
+    """``(low, high)`` of the mean of values in [0, 1] from their sum and sum of squares over n units
+    (arrays allowed): Wilson's interval where every value was 0 or 1 (``squares == total``, see
+    Tally.is_binary), else intervals.mean_ci within (0, 1) with the variance floor, so a share that is
+    nearly constant (three random seats pooled beside one saver: 2/3 in nearly every game) still gets
+    an honest width. whole: where true (a group holding every seat) and the values never varied, the
+    mean is fixed by the game's win total, not estimated: [mean, mean]. NaN without two units."""
+    total, squares = np.asarray(total, dtype=float), np.asarray(squares, dtype=float)
+    if n < 2:
+        nan = np.full(total.shape, np.nan)
+        return (float("nan"),) * 2 if nan.ndim == 0 else (nan, nan.copy())
+    mean = total / n
+    var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
+    w_low, w_high = wilson(np.clip(total, 0, n), np.full(total.shape, n), z)
+    fixed = np.asarray(whole, dtype=bool) & (var == 0)
+    b_low, b_high = mean_ci(mean, var, np.full(total.shape, n), z, bounds=(0.0, 1.0), tie=fixed)
+    binary = (squares == total) & ~fixed
+    low, high = np.where(binary, w_low, b_low), np.where(binary, w_high, b_high)
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)
 
 
 def _group_means(by_seat: np.ndarray, groups) -> np.ndarray:

@@ -7,7 +7,7 @@ from scipy.stats import binomtest
 import analyser
 from analyser.core.registry import get_game
 from analyser.games.palace.records import RECORD_DTYPE
-from analyser.stats.intervals import wilson
+from analyser.stats.intervals import mean_ci, wilson
 from analyser.stats.summary import policy_table, run_figures, seat_table
 from analyser.stats.tally import Tally
 
@@ -90,8 +90,8 @@ def test_a_policys_seats_pool_per_record():
     pooled = done["win"][:, [0, 2]].mean(axis=1)
     assert table.loc[0, "win_rate"] == pytest.approx(pooled.mean())
     assert table.loc[0, "games"] == done.size          # records, not seats
-    half = 1.959963984540054 * pooled.std(ddof=1) / np.sqrt(done.size)
-    assert table.loc[0, "win_ci_low"] == pytest.approx(pooled.mean() - half)
+    low, high = mean_ci(pooled.mean(), pooled.var(ddof=1), done.size, bounds=(0, 1))   # floored, within [0, 1]
+    assert (table.loc[0, "win_ci_low"], table.loc[0, "win_ci_high"]) == pytest.approx((low, high))
     single = seat_table(tally(rec), LABELS)
     assert table.loc[1, "win_ci_low"] == single.loc[1, "win_ci_low"]     # one seat: its Wilson interval
 
