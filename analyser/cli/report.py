@@ -67,11 +67,15 @@ def report(
     For one line-up (default: the game's default policy in every seat), four
     sections, each with a verdict in words, the size of the effect and a 95%
     interval. Seats: each seat's win share against the fair share, a test
-    across seats, the first mover's advantage. Player counts: the same at
-    every count the game allows. Rule settings: what each on/off or choice
-    setting does to the first mover, the seats and the length, paired on the
-    same deals. Policies: a tournament of the built-in policies with
-    Bradley-Terry ratings.
+    across seats, the first mover's advantage (a line-up of different
+    policies is rotated over the seats, so the verdict is about seats).
+    Player counts: the same at every count the game allows. Rule settings:
+    what each on/off or choice setting, and the values a number setting
+    declares, does to the first mover, the seats and the length, paired on
+    the same deals. Policies: a tournament of the built-in policies, head to
+    head first, with ratings and the meta-game's equilibrium. Every test
+    joins one family: findings are significant at a false discovery rate of
+    5% (Benjamini-Hochberg), and the report says how many tests it made.
 
     Every run uses --seed, so every run plays the same deals. Writes
     reports/GAME.md, reports/GAME.json and reports/GAME/*.png, then prints the
@@ -125,6 +129,7 @@ def _print(result) -> None:
     from rich.console import Console
 
     from analyser.reports.builder import TITLES
+    from analyser.reports.template import tests_line
 
     console = Console()
     m = result.meta
@@ -132,3 +137,4 @@ def _print(result) -> None:
                   f"seed {m['seed']} ({m['seconds']:,.0f} s)", highlight=False)
     for key, text in result.verdicts.items():
         console.print(f"[bold]{TITLES[key]}:[/bold] {text}", highlight=False)
+    console.print(f"[bold]Tests:[/bold] {tests_line(m)}", highlight=False)

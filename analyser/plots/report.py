@@ -51,8 +51,10 @@ def seats_figure(report):
     ax.set_ylabel("win share")
     ax.legend(fontsize=8, loc="best")
     test = part["test"]
-    fig.suptitle(f"{report.meta['title']}: is a seat unfair? (test across {part['what']}s: p = "
-                 f"{test['p_value']:.2g})" if np.isfinite(test["p_value"]) else f"{report.meta['title']}: seats")
+    rotated = f", the line-up rotated over the {part['what']}s" if part.get("rotations", 1) > 1 else ""
+    fig.suptitle(f"{report.meta['title']}: is a seat unfair? (test across {part['what']}s: p = {test['p_value']:.2g}, "
+                 f"adjusted {test.get('p_adjusted', float('nan')):.2g}{rotated})" if np.isfinite(test["p_value"])
+                 else f"{report.meta['title']}: seats")
     caption(fig, _caption_meta(report, aborted=part["aborted"]), extra=[report.meta["lineup_text"]])
     return fig
 
@@ -93,7 +95,8 @@ def players_figure(report):
     _points_axis(b)
     b.set_title("first-mover advantage", fontsize=10)
     b.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"{report.meta['title']}: seat balance by player count ({part['policy']} in every seat)")
+    rotated = "; rotated over the seats" if frame["rotations"].max() > 1 else ""
+    fig.suptitle(f"{report.meta['title']}: seat balance by player count ({part['policy']}{rotated})")
     caption(fig, _caption_meta(report, players=None), extra=["points of win share"])
     return fig
 
@@ -146,7 +149,9 @@ def policies_figure(report):
     ax.set_xlabel("Elo (400 / ln 10 x Bradley-Terry rating)")
     ax.legend(fontsize=8, loc="best")
     ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{report.meta['title']}: policy ratings, {report.meta['players']} players")
+    poor = (part.get("fit") or {}).get("fits") is False
+    fig.suptitle(f"{report.meta['title']}: policy ratings, {report.meta['players']} players"
+                 + (" (the ratings do not fit: read the head-to-head matrix)" if poor else ""))
     caption(fig, _caption_meta(report, deals=report.meta["tournament_deals"]), extra=["deals per pair"])
     return fig
 
