@@ -1,0 +1,125 @@
+"""Calibration of the tournament's conclusions over many seeds: identical copies, rating errors, equilibrium.
+
+    .venv/bin/python benchmarks/calibrate_tournament.py --seeds 100
+
+Three Markdown tables (seed s plays deals s * 1,000,000 onwards of run seed s, so seeds share no deal):
+
+1. An identical copy (the same compiled function registered under another name) in both seatings at 2, 3
+   and 4 seats, beside two other policies, the copy's ratings reference. Deterministic (Palace ``saver``):
+   the share of seeds in which the copy is rated exactly 0 with the interval [0, 0] and named in
+   ``result.same`` (target 100%). Random (``random``): the share in which the copy's rating interval
+   covers 0 (target 93-97%).
+2. Ratings: Palace 4p, saver / random / lowest / pickup, both seatings. Per policy, the spread of the
+   rating over seeds (sd) against the mean reported standard error (target ratio 0.8-1.25), and the
+   share of seeds whose 95% interval covers the mean over seeds (a proxy of the truth; target ~95%).
+   The ratio uses the reported se, before any widening for a poor fit (``ci_scale`` is shown).
+3. Equilibrium: the same runs' bootstrap intervals of each policy's value against the equilibrium mix,
+   and the share of seeds that cover the value computed from the matrix pooled over all seeds (the
+   truth's proxy; target ~95%; a value pinned at 0 by the equilibrium's boundary is reported as is).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+
+import numpy as np
+
+from analyser.core.registry import get_game
+from analyser.stats.nash import antisymmetric, solve
+from analyser.tournaments import tournament
+
+LINEUP = ["saver", "random", "lowest", "pickup"]
+OTHERS = {"saver": ["pickup", "random"], "random": ["saver", "pickup"]}
+
+
+def copy_of(name: str):
+    """The game's policy ``name`` registered again as ``name_copy``: one function, two names."""
+    spec = get_game("palace").policy_map[name]
+    return dataclasses.replace(spec, name=f"{name}_copy")
+
+
+def identical_copies(seeds: int, deals: int) -> list[str]:
+    rows = ["| policy | seating | seats | seeds | exactly 0 [0, 0] and named same | interval covers 0 | target |",
+            "|---|---|---:|---:|---:|---:|---|"]
+    for name in ("saver", "random"):
+        lineup = [name, copy_of(name), *OTHERS[name]]
+        for seating in ("pairs", "mixed"):
+            for players in (2, 3, 4):
+                exact, covers = 0, 0
+                for s in range(seeds):
+                    r = tournament("palace", lineup, players=players, deals=deals, seed=s, first_deal=s * 1_000_000,
+                                   tables=seating, bootstrap=0)
+                    row = r.ratings.set_index("policy").loc[f"{name}_copy"]
+                    exact += row["rating"] == 0 and row["ci_low"] == 0 and row["ci_high"] == 0 and \
+                        [name, f"{name}_copy"] in r.same
+                    covers += row["ci_low"] <= 0 <= row["ci_high"]
+                target = "100% exact" if name == "saver" else "93-97% cover"
+                rows.append(f"| {name} | {seating} | {players} | {seeds} | {100 * exact / seeds:.0f}% | "
+                            f"{100 * covers / seeds:.0f}% | {target} |")
+    return rows
+
+
+def rating_spread(seeds: int, deals: int, bootstrap: int) -> tuple[list[str], list[str]]:
+    ratings_rows = ["| seating | policy | sd over seeds | mean se | ratio | covers the mean | mean ci_scale | "
+                    "target |", "|---|---|---:|---:|---:|---:|---:|---|"]
+    nash_rows = ["| seating | policy | pooled value | mean value | covers the pooled value | target |",
+                 "|---|---|---:|---:|---:|---|"]
+    for seating in ("pairs", "mixed"):
+        rating, se, scale, values, low, high, cells = [], [], [], [], [], [], []
+        for s in range(seeds):
+            r = tournament("palace", LINEUP, players=4, deals=deals, seed=s, first_deal=s * 1_000_000,
+                           tables=seating, bootstrap=bootstrap)
+            t = r.ratings.set_index("policy").loc[LINEUP]
+            rating.append(t["rating"].to_numpy())
+            se.append(t["se"].to_numpy())
+            scale.append(r.fit["ci_scale"])
+            e = r.equilibrium.set_index("policy").loc[LINEUP]
+            values.append(e["value"].to_numpy())
+            low.append(e["value_ci_low"].to_numpy())
+            high.append(e["value_ci_high"].to_numpy())
+            m = r.matrix.loc[LINEUP, LINEUP].to_numpy()
+            cells.append(np.nan_to_num((m - m.T) / 2))
+        rating, se, values, low, high = map(np.array, (rating, se, values, low, high))
+        truth = rating.mean(axis=0)
+        pooled = solve(antisymmetric(*_upper(np.mean(cells, axis=0))))[1]
+        for i, name in enumerate(LINEUP[1:], start=1):
+            sd, mse = rating[:, i].std(ddof=1), se[:, i].mean()
+            half = 1.959963984540054 * se[:, i] * np.array(scale)
+            cover = np.mean(np.abs(rating[:, i] - truth[i]) <= half)
+            ratings_rows.append(f"| {seating} | {name} | {sd:.4f} | {mse:.4f} | {sd / mse:.2f} | {100 * cover:.0f}% | "
+                                f"{np.mean(scale):.2f} | 0.8-1.25, ~95% |")
+        for i, name in enumerate(LINEUP):
+            cover = np.mean((low[:, i] <= pooled[i] + 1e-12) & (pooled[i] - 1e-12 <= high[:, i]))
+            nash_rows.append(f"| {seating} | {name} | {100 * pooled[i]:+.2f} | {100 * values[:, i].mean():+.2f} | "
+                             f"{100 * cover:.0f}% | ~95% |")
+    return ratings_rows, nash_rows
+
+
+def _upper(a: np.ndarray):
+    k = a.shape[0]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    return np.array([a[i, j] for i, j in pairs]), pairs, k
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--copy-deals", type=int, default=100, help="deals per pair or table, copy runs")
+    parser.add_argument("--deals", type=int, default=200, help="deals per pair or table, rating runs (Palace 4p)")
+    parser.add_argument("--bootstrap", type=int, default=100, help="bootstrap replicates of the equilibrium")
+    args = parser.parse_args()
+    t0 = time.perf_counter()
+    print(f"## Tournament calibration: {args.seeds} seeds\n")
+    print(f"### Identical copies ({args.copy_deals} deals per pair or table)\n")
+    print("\n".join(identical_copies(args.seeds, args.copy_deals)))
+    ratings_rows, nash_rows = rating_spread(args.seeds, args.deals, args.bootstrap)
+    print(f"\n### Rating errors: Palace 4p, {', '.join(LINEUP)} ({args.deals} deals; reference {LINEUP[0]})\n")
+    print("\n".join(ratings_rows))
+    print(f"\n### Equilibrium values against the mix ({args.bootstrap} bootstrap replicates; points)\n")
+    print("\n".join(nash_rows))
+    print(f"\n{time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
