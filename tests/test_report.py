@@ -271,3 +271,17 @@ def test_the_toy_team_game(tmp_path):
     assert "does not say who moved first" in (tmp_path / "hc.md").read_text()
     assert sorted(p.name for p in (tmp_path / "hc").iterdir()) == [
         "head_to_head.png", "policies.png", "rules.png", "seats.png"]
+
+
+def test_a_nearly_constant_share_cannot_make_the_seat_test_overconfident():
+    """Three savers beside one random, rotated: every seat wins 3/4 in almost every deal. Four deals of 2,000
+    that happen to favour seat 0 made the unfloored Wald test say p = 0.045 (a sign test says 0.125); with the
+    variance floor it does not call that unfair."""
+    from analyser.reports.sections import equal_shares_test
+
+    values = np.full((2000, 2), 0.75)
+    values[:4] = [1.0, 0.5]
+    test = equal_shares_test(values)
+    assert test["df"] == 1 and test["p_value"] > 0.2
+    assert equal_shares_test(np.full((50, 3), 0.5))["p_value"] == 1.0
+    assert 0 < equal_shares_test(np.tile([1.0, 0.0], (10, 1)))["p_value"] < 1e-3
