@@ -271,15 +271,19 @@ class CompareResult:
         return {k: float(t.sums[k].mean() / n) if n else None for k in ("a_win", "b_win", "a_score", "b_score")}
 
     def plot(self):
-        """A's advantage over B with its paired 95% interval, the independent one beside it
-        (a matplotlib Figure; a notebook shows it inline)."""
+        """A's advantage over B with its paired 95% interval, the independent one beside it, and with
+        3+ seats the effect per kind of table (a matplotlib Figure; a notebook shows it inline)."""
         from analyser.plots.figures import paired_difference
 
         frame = self.summary.reset_index().rename(columns={"estimate": "difference"})
         if np.array_equal(self.tally.values("win"), self.tally.values("score"), equal_nan=True):
             frame = frame.iloc[:1]                                # Palace: the score is the win share
-        sides = self.meta["policies"]
-        return paired_difference(frame, {**self.meta, "a": sides["A"], "b": sides["B"]})
+        sides, het = self.meta["policies"], self.heterogeneity
+        tables = pd.DataFrame(het["effects"]) if het["tested"] else None
+        note = None if not het["tested"] else ("the answer depends on the table: they "
+                                               + ("disagree in sign" if het["opposite"] else "differ")
+                                               if het["flag"] else "no evidence the tables differ")
+        return paired_difference(frame, {**self.meta, "a": sides["A"], "b": sides["B"]}, tables, note)
 
     def to_dict(self) -> dict:
         m = self.meta

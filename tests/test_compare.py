@@ -23,6 +23,59 @@ def test_a_policy_against_itself_covers_zero_at_about_95_percent():
     assert covered >= 33, covered
 
 
+@pytest.mark.parametrize("game,policy", [("palace", "saver"), ("enemy_anemone", "timing")])
+def test_a_deterministic_policy_against_itself_is_an_exact_tie(game, policy):
+    """Means over seats and arrangements once left residues of 1e-17 that posed as effects ([8.5e-18 +- 2.6e-19],
+    a variance reduction of 1e33): two names of one deterministic policy now give exactly 0, [0, 0]."""
+    r = compare(game, [policy, policy], players=4, deals=60, seed=2)
+    for row in r.summary.to_dict("records"):
+        assert row["tie"] and row["estimate"] == row["ci_low"] == row["ci_high"] == 0.0
+        assert np.isnan(row["variance_reduction"])
+    d = json.loads(json.dumps(r.to_dict()))
+    assert d["same_policy"] and d["summary"][0]["variance_reduction"] is None and d["summary"][0]["tie"]
+    assert not d["heterogeneity"]["flag"] and d["heterogeneity"]["difference"]["tie"]
+    assert "one policy under two names" in repr(r) and "exact tie" in repr(r)
+
+
+def test_two_names_of_a_random_policy_cover_zero():
+    """random vs random at 4 seats: the truth is 0; the paired interval covers it in about 95% of seeds
+    (38 of 40 expected; at least 34 with probability 0.99 for a correct method)."""
+    covered = 0
+    for seed in range(40):
+        r = compare("palace", ["random", "random"], players=4, deals=40, seed=seed)
+        row = win_row(r)
+        covered += row["ci_low"] <= 0 <= row["ci_high"]
+        assert r.meta["same_policy"] and not row["tie"]
+    assert 34 <= covered <= 40, covered
+
+
+def test_a_first_batch_that_happens_to_be_constant_does_not_stop_the_loop():
+    """random vs saver at 2 seats: saver wins both arrangements of nearly every deal, so the first 100 deals
+    are often all -1 (sd 0: the old rule stopped there). The Chow-Robbins floor needs z / n <= H."""
+    r = compare("palace", ["random", "saver"], players=2, deals=100, precision=0.01, seed=2)
+    first = r.tally.values("win")[:100]
+    assert np.nanstd(first) == 0                        # the constant first batch
+    assert r.meta["deals"] >= 196 and r.meta["stop"]["reached"]
+    assert win_row(r)["ci_low"] < win_row(r)["ci_high"]
+
+
+def test_tables_that_disagree_are_flagged():
+    """Enemy Anemone, timing vs lowball: each exploits the other when it sits alone, so the effects where A sits
+    alone and where B does have opposite signs; a symmetric comparison is not flagged."""
+    r = compare("enemy_anemone", ["timing", "lowball"], deals=60, seed=1)
+    het = r.heterogeneity
+    assert het["flag"] and het["opposite"] and [e["kind"] for e in het["effects"]] == ["a_alone", "b_alone"]
+    assert het["effects"][0]["ci_low"] > 0 > het["effects"][1]["ci_high"]
+    assert "the answer depends on the table" in repr(r) and r.to_dict()["heterogeneity"]["flag"]
+    arr = r.by_arrangement
+    assert list(arr["kind"]) == ["a_alone"] * 4 + ["b_alone"] * 4
+    assert (arr["win_diff_ci_low"] < arr["win_diff"] + 1e-12).all()
+    assert (arr["win_diff"] < arr["win_diff_ci_high"] + 1e-12).all()
+    assert not compare("palace", ["random", "random"], players=4, deals=60, seed=1).heterogeneity["flag"]
+    two = compare("palace", ["saver", "lowest"], players=2, deals=50).heterogeneity
+    assert not two["tested"] and not two["flag"]
+
+
 def test_a_constructed_advantage_is_found():
     r = compare("palace", ["saver", "random"], players=2, deals=400, seed=1)
     row = win_row(r)
@@ -72,7 +125,8 @@ def test_the_precision_loop_stops_at_the_half_width():
     sd = r.summary.loc[0, "sd_per_deal"]
     needed = (1.959963984540054 * sd / target) ** 2
     assert r.meta["deals"] <= 1.35 * needed            # not long after the target was reached
-    assert "stopped: half-width" in r.meta["stopped"] and "<= 0.03" in r.meta["stopped"]
+    assert "stopped: Chow-Robbins half-width" in r.meta["stopped"] and "<= 0.03" in r.meta["stopped"]
+    assert r.meta["stop"]["stopping"].startswith("Chow-Robbins") and "100 deals" in r.meta["precision"]["stopping"]
 
 
 def test_the_precision_loop_stops_at_max_deals():
@@ -102,6 +156,28 @@ def test_simulate_to_precision(tmp_path):
     back = analyser.load(tmp_path / "s.parquet")
     assert back.tally.units == saved.tally.units and back.meta["stop"] == saved.meta["stop"]
     assert saved.records is None
+
+
+def test_simulate_precision_rerun(tmp_path):
+    """--rerun: the count the stop reached, played again on the next deals, with the stop kept in the metadata."""
+    config = RunConfig.build("palace", 2, ["saver", "lowest"], 100, 1)
+    stopped = simulate_to_precision(config, 0.05)
+    again = simulate_to_precision(config, 0.05, rerun=True, out=tmp_path / "r.parquet")
+    n = stopped.meta["deals"]
+    assert n >= 100 and again.tally.units == again.meta["deals"] == n and again.meta["first_deal"] == n
+    assert again.meta["stop"]["rule"] == "rerun" and again.meta["stop"]["precision_stop"] == stopped.meta["stop"]
+    assert "fixed-count rerun" in again.meta["stopped"] and "bias" in again.meta["precision"]
+    assert analyser.load(tmp_path / "r.parquet").meta["stop"]["rule"] == "rerun"
+    with pytest.raises(UserError, match="rerun repeats a precision run"):
+        analyser.simulate("palace", n=10, rerun=True)
+
+
+def test_a_pooled_share_constant_by_construction_has_an_honest_interval():
+    """Three random seats beside one saver: their pooled share is 2/3 in nearly every game; its interval was
+    +-3e-6 (covering the truth 1% of the time); the variance floor gives it at least z / n."""
+    r = analyser.simulate("palace", players=4, policies=["random", "random", "random", "saver"], n=1000, seed=1)
+    row = r.by_policy.set_index("policy").loc["random"]
+    assert row["win_ci_high"] - row["win_ci_low"] >= 2 * 1.95 / 1000
 
 
 def test_save_and_load_keep_numbers_and_metadata(tmp_path):

@@ -266,18 +266,24 @@ def _is_share(name: str) -> bool:
     return any(w in str(name).lower() for w in ("win", "share", "rate"))
 
 
-def paired_difference(frame: pd.DataFrame, meta: dict) -> PlotFigure:
+def paired_difference(frame: pd.DataFrame, meta: dict, tables: pd.DataFrame | None = None,
+                      note: str | None = None) -> PlotFigure:
     """One panel per row of ``frame``: the paired difference with its 95% interval, the
-    independent interval lighter beside it, and zero.
+    independent interval lighter beside it, and zero; then, with ``tables``, one panel of
+    the win share difference per kind of table (A alone, B alone) titled with ``note``.
 
     Columns: ``quantity`` (e.g. "win share", "score"), ``difference``, ``ci_low``,
     ``ci_high``; optional ``independent_ci_low``/``independent_ci_high``, ``percent``
-    (default: quantities naming a win, share or rate). ``meta`` may name the two
-    sides as ``a`` and ``b``.
+    (default: quantities naming a win, share or rate), ``tie`` (an exact tie: said in
+    the title). ``tables``: ``name``, ``estimate``, ``ci_low``, ``ci_high``. ``meta`` may
+    name the two sides as ``a`` and ``b``.
     """
     rows = frame.to_dict("records")
-    fig, axes = new_figure(10, 1.1 + 1.25 * len(rows), nrows=len(rows), squeeze=False)
-    for ax, row in zip(axes[:, 0], rows, strict=True):
+    panels = len(rows) + (tables is not None)
+    fig, axes = new_figure(10, 1.1 + 1.25 * panels, nrows=panels, squeeze=False)
+    if tables is not None:
+        _table_panel(axes[-1, 0], tables, note)
+    for ax, row in zip(axes[:, 0], rows, strict=False):
         percent = bool(row.get("percent", _is_share(row["quantity"])))
         d = row["difference"]
         ax.errorbar([d], [1], xerr=[[d - row["ci_low"]], [row["ci_high"] - d]], fmt="o", color=ACCENT,
@@ -291,6 +297,8 @@ def paired_difference(frame: pd.DataFrame, meta: dict) -> PlotFigure:
         ax.set_ylim(-0.6 if len(labels) == 2 else 0.4, 1.6)
         ax.axvline(0, color="#333333", lw=1)
         value = f"{100 * d:+.2f} percentage points" if percent else f"{d:+.3g}"
+        if row.get("tie"):
+            value = "exact tie (0 on every deal, interval [0, 0])"
         ax.set_title(f"{row['quantity']}: {value}", fontsize=10, loc="left")
         if percent:
             ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
@@ -301,6 +309,23 @@ def paired_difference(frame: pd.DataFrame, meta: dict) -> PlotFigure:
     fig.suptitle(f"{game_title(meta)}: paired difference{sides}")
     caption(fig, meta)
     return fig
+
+
+def _table_panel(ax, tables: pd.DataFrame, note: str | None) -> None:
+    """The win share difference per kind of table with 95% intervals, against zero."""
+    rows = tables.to_dict("records")
+    for i, row in enumerate(rows):
+        d = row["estimate"]
+        ax.errorbar([d], [i], xerr=[[d - row["ci_low"]], [row["ci_high"] - d]], fmt="o", color=FAIR if note and
+                    "depends" in note else ACCENT, capsize=5, lw=2)
+    ax.set_yticks(range(len(rows)), [wrap(r["name"], 18) for r in rows], fontsize=8)
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.axvline(0, color="#333333", lw=1)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
+    ax.set_title(f"win share difference by table: {note}" if note else "win share difference by table",
+                 fontsize=10, loc="left")
+    ax.set_xlabel("win share difference (percentage points)", fontsize=8)
+    ax.grid(axis="x", alpha=0.3)
 
 
 def _ink(rgba) -> str:
