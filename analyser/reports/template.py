@@ -120,11 +120,16 @@ def rule_rows(frame: pd.DataFrame, what: str) -> tuple[list[str], list[list]]:
     return headers, rows
 
 
-def rating_rows(ratings: pd.DataFrame) -> tuple[list[str], list[list]]:
+def rating_rows(ratings: pd.DataFrame, reference: str | None = None) -> tuple[list[str], list[list]]:
+    """The ratings table; the reference is 0 by definition, so its row says so instead of an interval."""
     headers = ["rank", "policy", "rating", "95% interval", "Elo", "95% interval"]
-    rows = [[int(r.rank), r.policy, num(r.rating, 3, True), interval(r.ci_low, r.ci_high, lambda x: num(x, 3, True)),
-             num(r.elo, 0, True), interval(r.elo_ci_low, r.elo_ci_high, lambda x: num(x, 0, True))]
-            for r in ratings.itertuples()]
+    rows = []
+    for r in ratings.itertuples():
+        ref = r.policy == reference
+        rows.append([int(r.rank), r.policy, "0 (reference)" if ref else num(r.rating, 3, True),
+                     "-" if ref else interval(r.ci_low, r.ci_high, lambda x: num(x, 3, True)),
+                     "0 (reference)" if ref else num(r.elo, 0, True),
+                     "-" if ref else interval(r.elo_ci_low, r.elo_ci_high, lambda x: num(x, 0, True))])
     return headers, rows
 
 
@@ -294,7 +299,7 @@ def _policies_text(report, figures) -> list[str]:
     if "skipped" in part:
         return [f"*Skipped:* {part['skipped']}."]
     ran = m["ran"]["policies"]
-    headers, rows = rating_rows(part["ratings"])
+    headers, rows = rating_rows(part["ratings"], part["model"].get("reference"))
     mh, mr = matrix_rows(part["matrix"], part["ci_low"], part["ci_high"])
     meta = part["meta"]
     fit = part.get("fit") or {}
@@ -351,10 +356,12 @@ def render_html(report) -> str:
              f"<p>{html.escape(m['lineup_text'])}; {m['players']} players; {m['deals']:,} {plural(m['unit'])} per "
              f"run; seed {m['seed']}; {html.escape(settings)}</p><ul>"]
     parts += [f"<li><b>{TITLES[k]}:</b> {html.escape(v)}</li>" for k, v in report.verdicts.items()]
-    parts.append("</ul>")
+    if "tests" in m:
+        parts.append(f"<p><b>Tests:</b> {html.escape(tests_line(m))}</p>")
+    reference = (report.parts.get("policies") or {}).get("model", {}).get("reference")
     tables = [("Seats", report.seats, seat_rows), ("Player counts", report.player_counts, player_rows),
               ("Rule settings", report.rules, lambda f: rule_rows(f, "team" if m["teams"] else "seat")),
-              ("Policy ratings", report.ratings, rating_rows)]
+              ("Policy ratings", report.ratings, lambda f: rating_rows(f, reference))]
     for title, frame, rows_of in tables:
         if frame is None or frame.empty:
             continue
