@@ -99,7 +99,7 @@ def compare(*args, **kwargs):
 
 
 def sweep(*args, **kwargs):
-    """One seat's policy parameters over values on common deals; see :func:`analyser.sweeps.sweep`."""
+    """One policy's parameters over values, in every seat, on common deals; see :func:`analyser.sweeps.sweep`."""
     from analyser.sweeps import sweep as _sweep
 
     return _sweep(*args, **kwargs)
