@@ -106,6 +106,7 @@ class SimulationResult:
                "run": figures, "versions": self.meta["versions"]}
         if self.by_team is not None:
             out["by_team"] = _rows(self.by_team)
+        out.update({k: self.meta[k] for k in ("precision", "stop", "stopped") if k in self.meta})   # --precision
         return out
 
     def __repr__(self) -> str:

@@ -19,7 +19,10 @@ differ only in the method. A truth that is not known by construction comes from 
   (nearly 2/3 by construction).
 - precision stop: compare random vs saver (Palace 2p) with --precision 0.01 and a first batch of 100:
   coverage of the true difference at the stop.
-About 2 s a seed on 2 cores after the first compile (100 seeds: about 4 minutes).
+Near a bound (a difference near -1, a share fixed but for one game in 10**5) the honest intervals are
+conservative: coverage above 95% is the expected outcome there, below 93% a failure.
+About 3.5 s a seed on 2 busy cores after the first compile, and 20 s for the truths (100 seeds: about
+6 minutes).
 """
 from __future__ import annotations
 
@@ -142,11 +145,11 @@ def table(rows: Rows, seeds: int, a: argparse.Namespace, truth: dict) -> list[st
         ("identical random copies: tables flagged as differing", f"Palace 4p random vs random, {a.copy_deals_4p} "
          "deals", "copy 4p flagged", "about 5%"),
         (f"random vs saver: covers the truth {100 * truth['diff']:+.3f}pp", f"Palace 2p, {a.deals} deals",
-         "random vs saver", "93-97%"),
+         "random vs saver", ">= 93% (Wilson is conservative at the bound)"),
         (f"pooled random share: covers the truth 2/3 + {truth['pooled'] - 2 / 3:.2e}",
-         f"Palace 4p random x3 + saver, {a.pooled_games} games", "pooled", "93-97%"),
+         f"Palace 4p random x3 + saver, {a.pooled_games:,} games", "pooled", ">= 93% (the floor is conservative here)"),
         ("precision stop: covers the truth", f"Palace 2p random vs saver, H={a.precision:g}, first batch "
-         f"{a.first_batch}", "precision", "93-97%"),
+         f"{a.first_batch}", "precision", ">= 93%"),
     ]
     out = [f"Calibration of compare and simulate ({seeds} seeds; truths from {a.truth_deals:,} deals)", "",
            "| check | setting | measured | before | target |", "|---|---|---:|---:|---|"]

@@ -88,3 +88,39 @@ def test_plot_file_and_show(tmp_path):
     assert shown.exit_code == 0 and "A's advantage over B" in shown.stdout
     again = runner.invoke(app, ["plot", str(out), "--out", str(tmp_path / "again.svg")])
     assert again.exit_code == 0 and (tmp_path / "again.svg").stat().st_size > 10_000
+
+
+def test_an_exact_tie_and_one_policy_under_two_names_are_said():
+    r = runner.invoke(app, ["compare", "palace", "--policy", "saver", "--policy", "saver", "-n", "50", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.stdout.split())
+    assert "one policy under two names" in out.split("A's advantage")[0]       # said up front
+    assert "0 [0, 0]: exact tie" in out and "1e" not in out
+    data = json.loads(runner.invoke(app, ["compare", "palace", "--policy", "saver", "--policy", "saver", "-n", "50",
+                                          "--no-progress", "-f", "json"]).stdout)
+    assert data["same_policy"] and data["summary"][0]["tie"] and data["summary"][0]["variance_reduction"] is None
+    assert data["heterogeneity"]["tested"] and not data["heterogeneity"]["flag"]
+
+
+def test_tables_that_disagree_are_said_in_the_table_and_json():
+    args = ["compare", "enemy_anemone", "--policy", "timing", "--policy", "lowball", "-n", "40", "--no-progress"]
+    r = runner.invoke(app, args)
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.stdout.split())
+    assert "the answer depends on the table: the arrangements disagree in sign" in out
+    assert "A alone" in out and "B alone (A the majority)" in out
+    data = json.loads(runner.invoke(app, [*args, "-f", "json"]).stdout)
+    assert data["heterogeneity"]["flag"] and data["heterogeneity"]["opposite"]
+    assert len(data["heterogeneity"]["effects"]) == 2
+
+
+def test_simulate_rerun():
+    r = runner.invoke(app, ["simulate", "palace", "-p", "2", "--precision", "0.05", "--rerun", "-n", "100",
+                            "--no-progress", "-f", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["stop"]["rule"] == "rerun" and "fixed-count rerun" in data["stopped"] and "bias" in data["precision"]
+    bad = runner.invoke(app, ["simulate", "palace", "--rerun", "-n", "10", "--no-progress"])
+    assert bad.exit_code == 2 and "--rerun repeats a --precision run" in bad.stderr
+    helped = " ".join(runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"}).stdout.split())
+    assert "Chow-Robbins" in helped and "--rerun" in helped and "biases" in helped
