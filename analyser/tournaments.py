@@ -42,7 +42,9 @@ by the delta method from the paired per-deal values; at most the pair's plays,
 and the plays when var(p) is 0), so the binomial variance of each pair is what
 its duplicate deals showed. All pairs play the same deals, so the rating
 errors are a sandwich clustered by deal (each deal's influence on every
-pair's p at once). Fit quality: the Pearson dispersion and a chi2 test
+pair's p at once), with the variance floor: each pair's var(p) gets 1 / n^2
+more, so that a pair one side won every time does not give a zero-width
+interval. Fit quality: the Pearson dispersion and a chi2 test
 (ratings.fit_quality); when the model does not fit, the output says so and the
 rating intervals are widened by sqrt(dispersion).
 
@@ -621,6 +623,9 @@ def _pairs_plan(labels: list[str], players: int, teams) -> Plan:
         frame = pair_frame(tally, [(labels[i], labels[j]) for i, j in pair_index])
         a, b = tally.sides()
         influence = np.column_stack([proportion_influence(a[:, c], b[:, c]) for c in range(len(pair_index))])
+        # the variance floor: one row per pair adds 1 / n^2 to var(p), so a pair won every time is not certain
+        floor = np.diag(1.0 / np.maximum(frame["deals"].to_numpy(float), 1.0))
+        influence = np.vstack([influence, floor])
         games = frame["effective_games"].to_numpy(float)
         part = frame["a_part"].to_numpy(float)
         result = bradley_terry(labels, frame["a"], frame["b"], part * games, (1 - part) * games,

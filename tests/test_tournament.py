@@ -1,6 +1,8 @@
 """analyser.tournaments and ``analyser tournament``: common duplicate deals for every pair, the
 head-to-head matrix, Bradley-Terry ratings, results files, and one-line errors with exit code 2."""
+import dataclasses
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -11,6 +13,8 @@ from analyser.cli.common import Command, Group
 from analyser.cli.tournament import tournament as tournament_command
 from analyser.comparison import compare
 from analyser.core.errors import UserError
+from analyser.core.registry import get_game
+from analyser.seatings import neighbour_orders, table_seatings
 from analyser.tournaments import load_tournament, tournament
 
 THREE = ["random", "saver", "pickup"]
@@ -211,3 +215,99 @@ def test_bad_seating_is_one_line_and_exit_code_2(args, message):
     assert r.exit_code == 2, r.output
     err = r.stderr.strip()
     assert len(err.splitlines()) == 1 and message in err, err
+
+
+def copy_of(name: str, game: str = "palace"):
+    """The game's policy ``name`` registered again as ``name_copy``: one compiled function, two names."""
+    return dataclasses.replace(get_game(game).policy_map[name], name=f"{name}_copy")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_two_policies_that_play_identically_tie_exactly(players):
+    """lowest and saver:keep=0 are two functions that play alike: the pair is 0 [0, 0] with no absurd game
+    count (5e18 at 3 players before), one rating, and the output names them first."""
+    r = tournament("palace", ["lowest", "saver:keep=0", "pickup"], players=players, deals=40, seed=1, bootstrap=20)
+    row = r.pairs.iloc[0]
+    assert row["win_diff"] == 0 and row["ci_low"] == 0 == row["ci_high"] and row["tie"]
+    assert row["effective_games"] <= row["deals"] * r.meta["arrangements"]["count"]
+    rating = r.ratings.set_index("policy").loc["saver:keep=0"]
+    assert rating["rating"] == 0 and rating["ci_low"] == 0 == rating["ci_high"] and rating["elo"] == 0
+    assert r.same == [["lowest", "saver:keep=0"]] and "played identically" in r.meta["same_text"][0]
+    weights = r.equilibrium.set_index("policy")["weight"]
+    assert weights["lowest"] == weights["saver:keep=0"]
+    assert "played identically" in repr(r).splitlines()[1]
+    data = r.to_dict()
+    assert data["same"] == r.same and data["fit"] == r.fit and len(data["equilibrium"]) == 3
+
+
+def test_one_policy_under_two_names_is_named_even_when_its_draws_differ():
+    r = tournament("palace", ["random", copy_of("random"), "saver"], players=2, deals=40, seed=0, bootstrap=0)
+    assert r.same == [["random", "random_copy"]] and "random draws" in r.meta["same_text"][0]
+    row = r.ratings.set_index("policy").loc["random_copy"]
+    assert row["ci_low"] < row["ci_high"]                          # not an exact tie: estimated, with an interval
+
+
+def test_spite_and_malice_builder_and_patient_are_one_policy():
+    """The package documents patient at its defaults as builder: the tournament says so up front."""
+    r = tournament("spite_and_malice", ["builder", "patient", "random"], deals=10, seed=0, bootstrap=0)
+    assert r.same == [["builder", "patient"]]
+    rating = r.ratings.set_index("policy")
+    assert rating.loc["patient", "rating"] == 0 and rating.loc["patient", "ci_high"] == 0
+    assert rating.loc["random", "ci_low"] < rating.loc["random", "ci_high"]    # the variance floor: never certain
+
+
+def test_the_fit_and_the_equilibrium_are_reported_and_saved(two, tmp_path):
+    assert set(two.fit) >= {"model", "dispersion", "fits", "warning"} and two.fit["fits"] in (True, False)
+    e = two.equilibrium
+    assert list(e.columns) == ["policy", "weight", "weight_ci_low", "weight_ci_high", "value", "value_ci_low",
+                               "value_ci_high"]
+    assert e["weight"].sum() == pytest.approx(1) and (e["value"] <= 0).all() and e.iloc[0]["policy"] == "saver"
+    assert two.meta["bootstrap"] == 200 and "Nash averaging" in two.meta["method"]
+    back = load_tournament(two.save(tmp_path / "e.parquet"))
+    assert back.equilibrium.equals(two.equilibrium) and back.fit == two.fit and back.same == two.same
+
+
+def test_a_poor_fit_is_said_in_the_summary_and_the_ratings_table():
+    """Palace at 4 players in pairs: one strength per policy does not describe the head-to-head results."""
+    r = tournament("palace", ["saver", "random", "lowest", "pickup"], players=4, deals=150, seed=0, bootstrap=0)
+    assert not r.fit["fits"] and r.fit["ci_scale"] > 1
+    assert r.summary_lines() == [r.fit["warning"]] and "does not fit" in repr(r)
+    out = runner.invoke(app, ["tournament", "palace", "-p", "4", "--policy", "saver", "--policy", "random",
+                              "--policy", "lowest", "--policy", "pickup", "-n", "150", "--bootstrap", "0",
+                              "--no-progress"], env={"COLUMNS": "100"}).stdout
+    flat = " ".join(out.split())
+    assert "does not fit" in out.split("Head to head")[0] and "does not fit: intervals widened" in flat
+    assert out.index("Head to head") < out.index("Equilibrium") < out.index("Ratings")
+
+
+def test_the_mixed_design_is_neighbour_balanced():
+    """Each table in orders where every ordered pair of its policies sits side by side (x directly before y)
+    equally often, and every policy in every seat equally often."""
+    for size in (2, 3, 4, 5, 6):
+        groups = [[s] for s in range(size)]
+        (seatings,) = table_seatings([tuple(range(size))], groups)
+        after = Counter((who[s], who[(s + 1) % size]) for who, _ in seatings for s in range(size))
+        seat = Counter((who[s], s) for who, _ in seatings for s in range(size))
+        assert len(set(after.values())) == 1 and len(after) == size * (size - 1), size
+        assert len(set(seat.values())) == 1 and len(seat) == size * size, size
+        for who, ids in seatings:                          # a policy keeps its slot's stream in every seating
+            assert all(ids[s] == who[s] for s in range(size))
+    assert len(neighbour_orders(4)) == 6 and len(neighbour_orders(5)) == 4 and len(neighbour_orders(6)) == 10
+
+
+def test_mixed_tables_rate_a_copy_of_the_reference_at_0():
+    """At 4 seats a deterministic copy of the reference is exactly 0 [0, 0] in every seed (rotations alone gave
+    -0.030 [-0.044, -0.015]: who sits after whom never changed), and a copy of random covers 0 in most seeds."""
+    for seed in range(3):
+        r = tournament("palace", ["saver", copy_of("saver"), "pickup", "random"], players=4, deals=30, seed=seed,
+                       tables="mixed", bootstrap=0)
+        row = r.ratings.set_index("policy").loc["saver_copy"]
+        assert row["rating"] == 0 and row["ci_low"] == 0 == row["ci_high"] and r.same == [["saver", "saver_copy"]]
+        assert "neighbour-balanced" in r.meta["tables"]["balance"] and r.meta["tables"]["rotations"] == 24
+    covers = 0
+    for seed in range(5):
+        r = tournament("palace", ["random", copy_of("random"), "saver", "pickup"], players=4, deals=30, seed=seed,
+                       tables="mixed", bootstrap=0, first_deal=1000 * seed)
+        row = r.ratings.set_index("policy").loc["random_copy"]
+        covers += row["ci_low"] <= 0 <= row["ci_high"]
+    assert covers >= 4

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analyser.stats.plackett_luce import model_name, plackett_luce, top1_choices
-from analyser.stats.ratings import ELO_SCALE, MODEL, bradley_terry, win_probability
+from analyser.stats.ratings import ELO_SCALE, MODEL, bradley_terry, fit_quality, win_probability
 
 STRENGTH = {"a": 1.2, "b": 0.5, "c": 0.0, "d": -0.8}
 
@@ -128,3 +128,58 @@ def test_plackett_luce_with_ties_a_clean_sweep_and_bad_input():
         plackett_luce(["x", "y"], [], [], [])
     with pytest.raises(ValueError, match="reference"):
         plackett_luce(["x", "y"], [0], [2], [0], reference="q")
+
+
+def correlated_pairs(seed, deals=400):
+    """Three policies, every pair on the same deals; a deal good for policy 0 is good in both of its pairs
+    (a shared deal effect), so the pairs are not independent. Returns the fit's inputs and influence."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=deals)
+    shift = np.column_stack([u, u, np.zeros(deals)])                  # pairs (0, 1), (0, 2), (1, 2)
+    wins = rng.random((deals, 3)) < 1 / (1 + np.exp(-(np.array([0.3, 0.8, 0.5]) + 1.5 * shift)))
+    p = wins.mean(axis=0)
+    influence = (wins - p) / deals
+    return (["x", "y", "z"], [0, 0, 1], [1, 2, 2], p * deals, (1 - p) * deals), influence
+
+
+def test_the_deal_clustered_sandwich_matches_the_spread_over_seeds():
+    """The GLM's own errors treat the pairs as independent; with shared deals the sandwich is honest:
+    the ratings' spread over seeds is within 0.8-1.25 of the mean reported error (the GLM's is not)."""
+    ratings, robust, naive = [], [], []
+    for seed in range(150):
+        args, influence = correlated_pairs(seed)
+        fit = bradley_terry(*args, influence=influence).table.set_index("policy").loc[["y", "z"]]
+        ratings.append(fit["rating"].to_numpy())
+        robust.append(fit["se"].to_numpy())
+        naive.append(bradley_terry(*args).table.set_index("policy").loc[["y", "z"], "se"].to_numpy())
+    spread = np.std(ratings, axis=0, ddof=1)
+    assert ((0.8 < spread / np.mean(robust, axis=0)) & (spread / np.mean(robust, axis=0) < 1.25)).all()
+    assert not ((0.8 < spread / np.mean(naive, axis=0)) & (spread / np.mean(naive, axis=0) < 1.25)).all()
+    args, influence = correlated_pairs(0)
+    assert "clustered by deal" in bradley_terry(*args, influence=influence).stats["interval"]
+
+
+def test_fit_quality_flags_intransitive_results_and_widens_the_intervals():
+    """Rock-paper-scissors cannot be one strength per policy: the dispersion is large and significant."""
+    fit = bradley_terry(["r", "p", "s"], ["r", "p", "s"], ["p", "s", "r"], [300, 300, 300], [700, 700, 700])
+    q = fit_quality(fit.model, fit.stats["dispersion"] * fit.stats["df_resid"], fit.stats["df_resid"])
+    assert not q["fits"] and q["dispersion"] > 100 and q["pvalue"] < 0.01 and "does not fit" in q["warning"]
+    wide = fit.adjusted(scale=q["ci_scale"]).table.set_index("policy")
+    plain = fit.table.set_index("policy")
+    assert (wide["ci_high"] - wide["rating"]).to_numpy() == pytest.approx(
+        q["ci_scale"] * (plain["ci_high"] - plain["rating"]).to_numpy())
+    good = bradley_terry(["c", "a", "b", "d"], *planted())
+    g = fit_quality(good.model, good.stats["dispersion"] * 3, 3)
+    assert g["fits"] and g["warning"] is None and g["ci_scale"] == 1
+    assert fit_quality(MODEL, None, 0) == {"model": MODEL, "dispersion": None, "df": 0, "pvalue": None, "fits": True,
+                                          "warning": None, "ci_scale": 1.0}
+    # a large dispersion on few degrees of freedom can be chance: not flagged without the test
+    assert fit_quality(MODEL, 4.0, 1)["fits"] and not fit_quality(MODEL, 40.0, 1)["fits"]
+
+
+def test_policies_that_played_identically_get_one_rating_exactly():
+    fit = bradley_terry(["a", "b", "c"], ["a", "a", "b"], ["b", "c", "c"], [50, 60, 60.0000001], [50, 40, 39.9999999])
+    t = fit.adjusted([["a", "b"]]).table.set_index("policy")
+    assert t.loc["b", "rating"] == 0 and t.loc["b", "ci_low"] == 0 == t.loc["b", "ci_high"]
+    other = fit.adjusted([["b", "c"]]).table.set_index("policy")
+    assert other.loc["b", "rating"] == other.loc["c", "rating"] and other.loc["b", "se"] == other.loc["c", "se"]
