@@ -574,7 +574,9 @@ def players_verdict(frame: pd.DataFrame) -> str:
     return text[0].upper() + text[1:] + "."
 
 
-def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, length: str) -> str:
+def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, length: str, mixed: bool = False) -> str:
+    """The rules verdict, worded by adjusted p-values. With a mixed line-up (played as given, not rotated)
+    a seat's change is that of the policy in it, and the verdict says so."""
     if frame.empty:
         why = "; ".join(f"{k}: {v}" for k, v in skipped.items()) or "the game has no rule settings"
         return f"No rule setting to vary ({why})."
@@ -613,6 +615,8 @@ def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, leng
         out.append(f"length ({length}) is the same in every deal under " + ", ".join(unchanged))
     if same:
         out.append(", ".join(same) + " played every deal exactly as before (no effect in this configuration)")
+    if mixed and bal:
+        out.append("the line-up is played as given, so a seat's change is that of the policy in it")
     text = "; ".join(out)
     return text[0].upper() + text[1:] + "."
 
@@ -656,7 +660,8 @@ VERDICTS = {
     "players": lambda r: (f"not applicable: {r.parts['players']['skipped']}." if "skipped" in r.parts["players"]
                           else players_verdict(r.parts["players"]["frame"])),
     "rules": lambda r: rules_verdict(r.parts["rules"]["frame"], r.parts["rules"]["groups"],
-                                     r.parts["rules"]["skipped"], r.meta.get("length") or "length"),
+                                     r.parts["rules"]["skipped"], r.meta.get("length") or "length",
+                                     len(set(r.meta["policies"])) > 1),
     "policies": lambda r: ("not applicable: the game has one policy." if "skipped" in r.parts["policies"]
                            else policies_verdict(r.parts["policies"])),
 }
