@@ -155,8 +155,8 @@ def print_tournament_tables(result, console=None):
         title = m["game"]
     names = result.policies
     if result.mixed:
-        seating = (f"{m['deals']:,} {units}, seed {m['seed']} ({settings}). Every table plays the same deals, each in "
-                   f"its rotations: {m['tables']['design']}.")
+        seating = (f"{m['deals']:,} {units}, seed {m['seed']} ({settings}). Every table plays the same deals: "
+                   f"{m['tables']['design']}; {m['tables'].get('balance', 'each in its rotations')}.")
     else:
         seating = (f"{m['deals']:,} {units} per pair, seed {m['seed']} ({settings}). Every pair plays the same deals, "
                    f"each in {arr['count']} arrangements ({arr['name']}).")
