@@ -150,7 +150,7 @@ def print_sweep_table(result, console=None):
     console.print(f"[bold]{title}[/bold]: {m['swept']} against {others_text(m)}, in every seat "
                   f"({arrangements_text(m)}); {m['players']} players, {m['deals']:,} {units} per setting, the "
                   f"same deals and arrangements for every setting (seed {m['seed']}; {settings})"
-                  + (f"; {aborted:,} aborted {units} dropped." if aborted else "."))
+                  + (f"; {aborted:,} aborted {units} dropped over all settings." if aborted else "."))
     console.print(f"{baseline_text(m)}; {fair_text(m)}.")
     names = result.parameters
     rows = t.to_dict("records")
