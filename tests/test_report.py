@@ -285,3 +285,31 @@ def test_a_nearly_constant_share_cannot_make_the_seat_test_overconfident():
     assert test["df"] == 1 and test["p_value"] > 0.2
     assert equal_shares_test(np.full((50, 3), 0.5))["p_value"] == 1.0
     assert 0 < equal_shares_test(np.tile([1.0, 0.0], (10, 1)))["p_value"] < 1e-3
+
+
+def test_the_policies_verdict_says_when_the_ratings_do_not_fit():
+    import pandas as pd
+
+    ratings = pd.DataFrame({"policy": ["lowest", "saver"], "elo": [0.0, -20.0], "elo_ci_low": [0.0, -40.0],
+                            "elo_ci_high": [0.0, 0.0]})
+    summary = {"ratings": ratings, "model": {"reference": "lowest"}, "same": [("builder", "patient")],
+               "duel": {"best": "lowest", "second": "saver", "win_diff": -0.04, "ci_low": -0.06, "ci_high": -0.02,
+                        "p_adjusted": 0.001},
+               "fit": {"model": "Bradley-Terry", "dispersion": 12000.0, "fits": False, "warning": None},
+               "equilibrium": pd.DataFrame({"policy": ["saver", "lowest"], "weight": [0.7, 0.3]})}
+    text = builder.policies_verdict(summary)
+    assert text.startswith("The names builder and patient are one policy")
+    assert "The ratings do not fit the results: dispersion 1.2e+04" in text
+    assert "Head to head, saver beats lowest (significant at FDR 5%): -4.0 points of win share for lowest" in text
+    assert "the ratings (not to be trusted here) put lowest first" in text
+    assert text.endswith("equilibrium (a mix no policy beats on average) is saver 70.0%, lowest 30.0%.")
+    summary["fit"] = {"fits": True, "dispersion": 1.1}
+    assert "do not fit" not in builder.policies_verdict(summary)
+
+
+def test_the_head_to_head_matrix_leads_the_policies_section(palace):
+    r, _ = palace
+    text = r.markdown()
+    policies = text[text.index("## 4. Policies"):]
+    assert policies.index("Head to head:") < policies.index("Pairs:") < policies.index("Ratings (")
+    assert "| saver | 0 (reference) | - | 0 (reference) | - |" in policies

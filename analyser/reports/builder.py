@@ -627,18 +627,18 @@ def policies_verdict(summary: dict) -> str:
     poor = fit.get("fits") is False
     text = ""
     if summary.get("same"):
-        text += "; ".join(f"{a} and {b} are one policy (the same function and parameters)"
-                          for a, b in summary["same"]) + ". "
+        text += "The names " + "; ".join(f"{a} and {b} are one policy (the same function and parameters)"
+                                         for a, b in summary["same"]) + ". "
     if poor:
-        text += (f"The ratings do not fit the results (dispersion {fit.get('dispersion', float('nan')):.3g}"
-                 f"{': ' + fit['warning'] if fit.get('warning') else ''}): the results are not transitive, so "
-                 f"one number per policy misleads; read the head-to-head matrix. ")
+        text += "The ratings do not fit the results: " + (fit.get("warning") or (
+            f"dispersion {fit.get('dispersion', float('nan')):.3g}; the results are not transitive, so one number "
+            f"per policy misleads: read the head-to-head matrix")).rstrip(".") + ". "
     if duel:
         q = duel.get("p_adjusted")
-        clear = (f"{duel['best']} beats {duel['second']} head to head" if duel["win_diff"] > 0 else
-                 f"{duel['second']} beats {duel['best']} head to head") + f" ({SIGNIFICANT})" if _sig(q) else \
-            f"no clear difference between {duel['best']} and {duel['second']} head to head ({_q(q)})"
-        text += (f"{clear[0].upper()}{clear[1:]}: {_pp(duel['win_diff'])} points of win share for {duel['best']} "
+        clear = (f"{duel['best']} beats {duel['second']}" if duel["win_diff"] > 0 else
+                 f"{duel['second']} beats {duel['best']}") + f" ({SIGNIFICANT})" if _sig(q) else \
+            f"no clear difference between {duel['best']} and {duel['second']} ({_q(q)})"
+        text += (f"Head to head, {clear}: {_pp(duel['win_diff'])} points of win share for {duel['best']} "
                  f"[{_pp(duel['ci_low'])}, {_pp(duel['ci_high'])}]; ")
     best, worst, ref = ratings.iloc[0], ratings.iloc[-1], summary["model"]["reference"]
     shown = ratings.iloc[1] if best["policy"] == ref and len(ratings) > 1 else best

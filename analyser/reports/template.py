@@ -181,7 +181,7 @@ def render_markdown(report, figures: dict[str, str]) -> str:
         number += 1
         out += ["", f"## {number}. {TITLES[key]}", ""]
         out += SECTION_TEXT[key](report, figures)
-    rotated = any(len(v.get("arrangements") or ()) > 1 for v in m["ran"].values() if isinstance(v, dict))
+    rotated = len(set(m["policies"])) > 1 and any(k in m["ran"] for k in ("seats", "players"))
     out += ["", "## How to read it", "", INTERVALS, "", PAIRED, ""] + ([ROTATION, ""] if rotated else []) + \
         [m["tests"]["method"], ""]
     return "\n".join(out)
