@@ -313,3 +313,15 @@ def test_the_head_to_head_matrix_leads_the_policies_section(palace):
     policies = text[text.index("## 4. Policies"):]
     assert policies.index("Head to head:") < policies.index("Pairs:") < policies.index("Ratings (")
     assert "| saver | 0 (reference) | - | 0 (reference) | - |" in policies
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_fair_report_flags_no_null_test(seed):
+    """A small seeded version of benchmarks/calibrate_report.py: one policy in every seat of Enemy Anemone,
+    where every seat test and every seat's change under a rule value is null by construction (seats are
+    exchangeable, shared wins sum to 1): none of them is significant at FDR 5%."""
+    r = analyser.report("enemy_anemone", deals=300, seed=seed, sections=["seats", "rules"])
+    tests = r.parts["tests"]["frame"]
+    null = tests["test"].str.startswith("equal ") | tests["test"].str.contains(r"seat \d's win share$")
+    assert null.sum() == 21 and len(tests) == 32
+    assert not (tests["significant"] & null).any()
