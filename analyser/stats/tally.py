@@ -181,13 +181,14 @@ def share_interval(total, squares, n: int, z: float = Z95, whole=False):
     Tally.is_binary), else intervals.mean_ci within (0, 1) with the variance floor, so a share that is
     nearly constant (three random seats pooled beside one saver: 2/3 in nearly every game) still gets
     an honest width. whole: where true (a group holding every seat) and the values never varied, the
-    mean is fixed by the game's win total, not estimated: [mean, mean]. NaN without two units."""
+    mean is fixed by the game's win total, not estimated: [mean, mean]. NaN without a unit (and, but for
+    Wilson's, without two)."""
     total, squares = np.asarray(total, dtype=float), np.asarray(squares, dtype=float)
-    if n < 2:
+    if n < 1:
         nan = np.full(total.shape, np.nan)
         return (float("nan"),) * 2 if nan.ndim == 0 else (nan, nan.copy())
     mean = total / n
-    var = np.maximum(squares - n * mean * mean, 0.0) / (n - 1)
+    var = np.maximum(squares - n * mean * mean, 0.0) / max(n - 1, 1)
     w_low, w_high = wilson(np.clip(total, 0, n), np.full(total.shape, n), z)
     fixed = np.asarray(whole, dtype=bool) & (var == 0)
     b_low, b_high = mean_ci(mean, var, np.full(total.shape, n), z, bounds=(0.0, 1.0), tie=fixed)
