@@ -258,7 +258,7 @@ class CompareResult:
         whether it depends on the table (heterogeneity)."""
         win = self.summary.set_index("quantity").loc["win share difference"]
         if win["tie"]:
-            text = "exact tie: A - B is 0 on every deal, interval [0, 0]"
+            text = "A - B = 0 on every deal: an exact tie, interval [0, 0]"
         else:
             text = f"A - B {_pp(win['estimate'])} [{_pp(win['ci_low'])}, {_pp(win['ci_high'])}] paired"
         het = self.heterogeneity
@@ -311,9 +311,9 @@ class CompareResult:
                  f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>"]
         if m.get("same_policy"):
             lines.append(f"  {SAME}")
-        reduction = "exact tie" if win["tie"] else f"{_num(win['variance_reduction'])}x"
-        lines += [f"  win share {self.verdict()}; independent deals +-{_hw(win['independent_half_width'])}; "
-                  f"variance reduction {reduction}",
+        beside = "" if win["tie"] else (f"; independent deals +-{_hw(win['independent_half_width'])}; "
+                                        f"variance reduction {_num(win['variance_reduction'])}x")
+        lines += [f"  win share {self.verdict()}{beside}",
                   f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
                   "  .summary .by_arrangement .heterogeneity .deals_frame .meta .save(path) .to_dict()"]
         return "\n".join(lines)
