@@ -123,6 +123,7 @@ def test_cli_table_json_csv_out_plot(tmp_path):
     ([*BASE, "--precision", "0.1", "-n", "50", "--max-deals", "10"], "more than --max-deals"),
     ([*BASE, "-n", "0"], "the number of games must be from 1"),
     ([*BASE, "--plot", "x.gif"], "cannot plot to x.gif"),
+    ([*BASE, "--bootstrap", "-1"], "the bootstrap replicates must be from 0"),
     (["tournament", "nogame", "--policy", "a", "--policy", "b"], "nogame"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
