@@ -181,11 +181,14 @@ def print_tournament_tables(result, console=None):
     note = "" if fit["fits"] else f"; does not fit: intervals widened x{fit['ci_scale']:.2f}"
     ratings = Table(title="Ratings (95% intervals, relative to the reference)" + note, title_justify="left",
                     caption=f"{model['name']}, reference: {model['reference']}; Elo = 400 / ln 10 x rating"
-                            + ("" if fit["fits"] else f". {fit['warning'][0].upper()}{fit['warning'][1:]}."),
+                            + ("" if fit["fits"] else "; the fit's warning is above the matrix"),
                     caption_justify="left")
     for name, left in (("rank", False), ("policy", True), ("rating", False), ("Elo", False)):
         ratings.add_column(name, justify="left" if left else "right", overflow="fold")
     for r in result.ratings.to_dict("records"):
+        if r["policy"] == model["reference"]:                     # 0 by definition, not a measured [0, 0]
+            ratings.add_row(str(r["rank"]), r["policy"], "0 (reference)", "0 (reference)")
+            continue
         ratings.add_row(str(r["rank"]), r["policy"],
                         f"{_signed(r['rating'], 2)} [{_signed(r['ci_low'], 2)}, {_signed(r['ci_high'], 2)}]",
                         f"{_signed(r['elo'], 0)} [{_signed(r['elo_ci_low'], 0)}, {_signed(r['elo_ci_high'], 0)}]")
@@ -223,8 +226,9 @@ def equilibrium_table(result):
     for name, left in (("policy", True), ("weight", False), ("value (points)", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for r in result.equilibrium.to_dict("records"):
-        table.add_row(r["policy"], f"{_plain(r['weight'], 2)} [{_plain(r['weight_ci_low'], 2)}, "
-                                   f"{_plain(r['weight_ci_high'], 2)}]",
+        never = r["weight_ci_high"] == 0                          # a boundary, not a constant sample
+        table.add_row(r["policy"], "0 in every replicate" if never else
+                      f"{_plain(r['weight'], 2)} [{_plain(r['weight_ci_low'], 2)}, {_plain(r['weight_ci_high'], 2)}]",
                       f"{_signed(_points(r['value']), 1)} [{_signed(_points(r['value_ci_low']), 1)}, "
                       f"{_signed(_points(r['value_ci_high']), 1)}]")
     return table

@@ -92,8 +92,8 @@ def mean_ci(mean, var, n, z: float = Z95, bounds: tuple[float, float] | None = N
         w_low, w_high = wilson(p * n_eff, n_eff, z)
         low, high = lo + width * w_low, lo + width * w_high
     tie = np.asarray(tie, dtype=bool)
-    low = np.where(few, np.nan, np.where(tie, mean, low))
-    high = np.where(few, np.nan, np.where(tie, mean, high))
+    low = np.where(few, np.nan, np.where(tie, mean, exact(low)))      # exact: no 1e-19 residue past a bound
+    high = np.where(few, np.nan, np.where(tie, mean, exact(high)))
     if low.ndim == 0:
         return float(low), float(high)
     return low, high

@@ -199,7 +199,7 @@ def stop_width(tally: PairedTally, q: str = "win") -> float:
 def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
     """Rows: win share difference, score difference (A - B); paired estimate and interval (values_ci),
     ``tie`` (an exact tie: [0, 0]), the independent-deals interval of a run of the same size, and the
-    variance reduction (None for a tie). half_width is the larger side of the interval."""
+    variance reduction (None for a tie, or when neither design showed any spread). half_width is the larger side of the interval."""
     rows = []
     n, k = tally.kept, tally.arrangements
     for q, name in (("win", "win share difference"), ("score", "score difference")):
@@ -207,7 +207,8 @@ def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
         ind_var = float(tally.arrangement_var(f"{q}_diff").mean())
         ind_low, ind_high = mean_ci(ci["mean"], ind_var, n * k, z, BOUNDS[q], ci["tie"])
         ind_half = max(ci["mean"] - ind_low, ind_high - ci["mean"]) if n >= 2 else float("nan")
-        reduction = float("nan") if ci["tie"] or n < 2 else \
+        floors_only = ind_var == 0 and ci["sd"] == 0          # both variances are the floor's: no ratio to tell
+        reduction = float("nan") if ci["tie"] or n < 2 or floors_only else \
             float(floored_var(ind_var, n * k) / (n * k) / (floored_var(ci["sd"] ** 2, n) / n))
         rows.append({"quantity": name, "estimate": ci["mean"], "ci_low": ci["low"], "ci_high": ci["high"],
                      "half_width": ci["half_width"], "tie": ci["tie"], "sd_per_deal": ci["sd"],
