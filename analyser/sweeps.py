@@ -26,7 +26,10 @@ parameters at their defaults (the other parameters as given).
 Arrangements: a seat's advantage is not a strategy's, so every deal is played
 in each rotation of the line-up over the seats (over the teams in a team game,
 so partners stay together: analyser.seatings.rotations), the swept policy in
-every seat (team) once. Each policy instance keeps its stream id (its seat in
+every seat (team) once; when the other seats hold two or more different
+policies, in each of the neighbour-balanced cyclic orders of the line-up
+(analyser.seatings.neighbour_orders), so who sits after whom is balanced too.
+Each policy instance keeps its stream id (its seat in
 the line-up) as it moves. Every value and the baseline meet the same deals,
 arrangements and streams, so a value that plays exactly as the baseline
 differs from it by exactly 0.
@@ -88,7 +91,7 @@ from analyser.core.errors import Interrupted, UserError, choices
 from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
 from analyser.core.registry import get_game, plural
 from analyser.results_file import read_results
-from analyser.seatings import is_team_game, rotations, seat_groups
+from analyser.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 
 KIND = "sweep"
@@ -282,12 +285,22 @@ def plan_sweep(game_spec, players: int, policies, values: dict | None = None, ba
 
 # ---------------------------------------------------------------- arrangements and per-deal values
 
-def sweep_arrangements(players: int, teams) -> tuple[list[list[int]], str]:
+def sweep_arrangements(players: int, teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
     """The rotations of the line-up over the seats (the teams, in a team game): per arrangement, the
-    line-up seat whose policy instance sits on each seat, which is also that seat's stream id."""
+    line-up seat whose policy instance sits on each seat, which is also that seat's stream id. When the
+    other seats (teams) hold two or more different policies (``lineup``: a label per seat, the swept
+    seat's included), who sits after whom matters, so each neighbour-balanced cyclic order of the
+    line-up (analyser.seatings.neighbour_orders) is played in each rotation."""
     groups = seat_groups(teams)
-    homes = [ids for _, ids in rotations(list(range(len(groups))), groups)]
-    name = "rotations of the line-up over the teams" if is_team_game(groups) else "rotations of the line-up"
+    mixed = lineup is not None and len({lineup[g[0]] for g in groups}) > 2
+    orders = neighbour_orders(len(groups)) if mixed else [tuple(range(len(groups)))]
+    homes = [ids for order in orders for _, ids in rotations(list(order), groups, homes=order)]
+    over = "over the teams" if is_team_game(groups) else ""
+    if mixed:
+        name = " ".join(filter(None, ("rotations of", str(len(orders)), "neighbour-balanced orders of the line-up",
+                                      over)))
+    else:
+        name = " ".join(filter(None, ("rotations of the line-up", over)))
     return homes, name
 
 
@@ -567,7 +580,8 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         whole_number(check_seed, "the re-check seed")
     if check_seed == seed:
         raise UserError(f"the re-check seed must differ from the run seed ({seed})")
-    homes, scheme = sweep_arrangements(base.players, base.game.team_of(base.players))
+    homes, scheme = sweep_arrangements(base.players, base.game.team_of(base.players),
+                                       ["swept" if i == plan.seat else p.label() for i, p in enumerate(plan.seats)])
     configs = [RunConfig.build(base.game, base.players, [plan.seats[h] for h in ids], count, seed, rules,
                                first_deal, ids) for ids in homes]
     positions = [ids.index(plan.seat) for ids in homes]
