@@ -27,14 +27,17 @@ Intervals: a bootstrap over deals. Every pair (or table) plays the same deals,
 so a replicate draws the deal indices with replacement once, recomputes A
 from the per-deal values (each cell the weighted mean of its per-deal values)
 and solves it again; the interval is the 2.5% and 97.5% quantiles of the
-replicates. Seeded, so a run is reproducible.
+replicates. Seeded, so a run is reproducible. A value whose replicates are all
+equal (a policy the mix beats on every deal) gets instead the floored interval
+of its per-deal values against the estimated mix (analyser.stats.intervals),
+so no interval has zero width because the sample happened to be constant.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import exact
+from analyser.stats.intervals import exact, values_ci
 
 TOLERANCE = 1e-12
 NEGLIGIBLE = 1e-7          # a weight below this is the solver's residue: 0
@@ -129,10 +132,38 @@ def nash_table(names: list[str], values: np.ndarray, pairs: list[tuple[int, int]
             boot_w.append(w)
             boot_v.append(v)
     low_w, high_w = _quantiles(boot_w, weights)
-    low_v, high_v = _quantiles(boot_v, value)
+    low_v, high_v = _floored(_quantiles(boot_v, value), values, pairs, weights)
     table = pd.DataFrame({"policy": names, "weight": weights, "weight_ci_low": low_w, "weight_ci_high": high_w,
                           "value": value, "value_ci_low": low_v, "value_ci_high": high_v})
     return table.sort_values(["value", "weight"], ascending=False, kind="stable").reset_index(drop=True)
+
+
+def deal_values(values: np.ndarray, pairs: list[tuple[int, int]], weights: np.ndarray) -> np.ndarray:
+    """Per deal (rows) and policy (columns): the policy's value against the mix ``weights``, (A[d] p)[X]
+    (NaN on a deal where a pair the value needs has none)."""
+    out = np.zeros((values.shape[0], len(weights)))
+    for col, (i, j) in enumerate(pairs):
+        if weights[j] > 0:
+            out[:, i] += weights[j] * values[:, col]
+        if weights[i] > 0:
+            out[:, j] -= weights[i] * values[:, col]
+    return out
+
+
+def _floored(bounds: tuple[np.ndarray, np.ndarray], values: np.ndarray, pairs: list[tuple[int, int]],
+             weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A value whose replicates were all equal (a policy the mix beats on every deal) gets the floored
+    interval of its per-deal values against the estimated mix instead of a zero-width one."""
+    low, high = bounds
+    flat = np.flatnonzero(np.isfinite(low) & (low == high))
+    if flat.size:
+        per_deal = deal_values(values, pairs, weights)
+        low, high = low.copy(), high.copy()
+        for x in flat:
+            ci = values_ci(per_deal[:, x], bounds=(-0.5, 0.5))
+            if not ci["tie"] and np.isfinite(ci["low"]):
+                low[x], high[x] = ci["low"], ci["high"]
+    return low, high
 
 
 def _quantiles(samples: list, estimate: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

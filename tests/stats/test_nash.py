@@ -41,3 +41,13 @@ def test_the_bootstrap_over_deals_is_seeded_and_its_intervals_hold_the_estimate(
     assert antisymmetric([0.1], [(0, 1)], 2).tolist() == [[0, 0.1], [-0.1, 0]]
     none = nash_table(["r", "p", "s"], values, pairs, seed=0, replicates=0)
     assert none["weight_ci_low"].isna().all() and none["weight"].sum() == pytest.approx(1)
+
+
+def test_a_policy_beaten_on_every_deal_gets_a_floored_interval_not_a_zero_width_one():
+    """Policy 2 loses every deal to both others (A = -1/2 on every deal): every replicate gives it the value
+    -1/2, but 40 deals cannot show it never wins, so its interval is the floored one, like a 0-of-40 rate."""
+    rng = np.random.default_rng(3)
+    values = np.column_stack([rng.choice([-0.5, 0.0, 0.5], 40), np.full(40, 0.5), np.full(40, 0.5)])
+    table = nash_table(["a", "b", "c"], values, [(0, 1), (0, 2), (1, 2)], seed=1, replicates=50).set_index("policy")
+    c = table.loc["c"]
+    assert c["value"] == -0.5 and c["value_ci_low"] == -0.5 and -0.5 < c["value_ci_high"] < -0.4
