@@ -41,13 +41,14 @@ def copy_of(name: str):
 
 
 def identical_copies(seeds: int, deals: int) -> list[str]:
-    rows = ["| policy | seating | seats | seeds | exactly 0 [0, 0] and named same | interval covers 0 | target |",
-            "|---|---|---:|---:|---:|---:|---|"]
+    rows = ["| policy | seating | seats | seeds | exactly 0 [0, 0] and named same | interval covers 0 | "
+            "+-1.96 se covers 0 (not widened) | mean ci_scale | target |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for name in ("saver", "random"):
         lineup = [name, copy_of(name), *OTHERS[name]]
         for seating in ("pairs", "mixed"):
             for players in (2, 3, 4):
-                exact, covers = 0, 0
+                exact, covers, narrow, scale = 0, 0, 0, 0.0
                 for s in range(seeds):
                     r = tournament("palace", lineup, players=players, deals=deals, seed=s, first_deal=s * 1_000_000,
                                    tables=seating, bootstrap=0)
@@ -55,9 +56,11 @@ def identical_copies(seeds: int, deals: int) -> list[str]:
                     exact += row["rating"] == 0 and row["ci_low"] == 0 and row["ci_high"] == 0 and \
                         [name, f"{name}_copy"] in r.same
                     covers += row["ci_low"] <= 0 <= row["ci_high"]
+                    narrow += abs(row["rating"]) <= Z95 * row["se"]
+                    scale += r.fit["ci_scale"] / seeds
                 target = "100% exact" if name == "saver" else "93-97% cover"
                 rows.append(f"| {name} | {seating} | {players} | {seeds} | {100 * exact / seeds:.0f}% | "
-                            f"{100 * covers / seeds:.0f}% | {target} |")
+                            f"{100 * covers / seeds:.0f}% | {100 * narrow / seeds:.0f}% | {scale:.2f} | {target} |")
     return rows
 
 

@@ -627,19 +627,21 @@ def policies_verdict(summary: dict) -> str:
     poor = fit.get("fits") is False
     text = ""
     if summary.get("same"):
-        text += "The names " + "; ".join(f"{a} and {b} are one policy (the same function and parameters)"
-                                         for a, b in summary["same"]) + ". "
+        text += "The names " + "; ".join(f"{a} and {b} are one policy (the same function and parameters, or "
+                                         f"identical play on every deal)" for a, b in summary["same"]) + ". "
     if poor:
-        text += "The ratings do not fit the results: " + (fit.get("warning") or (
-            f"dispersion {fit.get('dispersion', float('nan')):.3g}; the results are not transitive, so one number "
-            f"per policy misleads: read the head-to-head matrix")).rstrip(".") + ". "
+        warning = (fit.get("warning") or (
+            f"the ratings do not fit the results: dispersion {fit.get('dispersion', float('nan')):.3g}; the results "
+            f"are not transitive, so one number per policy misleads: read the head-to-head matrix")).rstrip(".")
+        text += warning[:1].upper() + warning[1:] + ". "
     if duel:
         q = duel.get("p_adjusted")
         clear = (f"{duel['best']} beats {duel['second']}" if duel["win_diff"] > 0 else
                  f"{duel['second']} beats {duel['best']}") + f" ({SIGNIFICANT})" if _sig(q) else \
             f"no clear difference between {duel['best']} and {duel['second']} ({_q(q)})"
-        text += (f"Head to head, {clear}: {_pp(duel['win_diff'])} points of win share for {duel['best']} "
-                 f"[{_pp(duel['ci_low'])}, {_pp(duel['ci_high'])}]; ")
+        ahead, diff, low, high = (duel["best"], duel["win_diff"], duel["ci_low"], duel["ci_high"]) \
+            if duel["win_diff"] >= 0 else (duel["second"], -duel["win_diff"], -duel["ci_high"], -duel["ci_low"])
+        text += f"Head to head, {clear}: {_pp(diff)} points of win share for {ahead} [{_pp(low)}, {_pp(high)}]; "
     best, worst, ref = ratings.iloc[0], ratings.iloc[-1], summary["model"]["reference"]
     shown = ratings.iloc[1] if best["policy"] == ref and len(ratings) > 1 else best
     where = "the runner-up, at" if shown is not best else "first, at"
