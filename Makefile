@@ -9,7 +9,7 @@ PYTHON  ?= $(shell for p in python3.11 python3; do \
 VENV    ?= .venv
 BIN     := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench calibrate clean
 
 $(BIN)/activate:
 	@if [ -z "$(PYTHON)" ] || ! "$(PYTHON)" -c '$(PY_OK)' >/dev/null 2>&1; then \
@@ -43,6 +43,15 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py palace
 	$(BIN)/python benchmarks/bench.py enemy_anemone
 	$(BIN)/python benchmarks/bench.py olenon
+
+# Every statistical claim checked over 100 seeds (about 9 minutes on two cores): benchmarks/RESULTS.md.
+calibrate: $(VENV)/.installed
+	$(BIN)/python benchmarks/calibrate_compare.py
+	$(BIN)/python benchmarks/calibrate_tournament.py
+	$(BIN)/python benchmarks/calibrate_sweep.py
+	$(BIN)/python benchmarks/calibrate_report.py
+	$(BIN)/python benchmarks/calibrate_report.py --game palace --players 4 --policy random \
+	    --policy saver --policy saver --policy saver --section seats --section players
 
 clean:
 	rm -rf $(VENV) .pytest_cache

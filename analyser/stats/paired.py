@@ -199,7 +199,8 @@ def stop_width(tally: PairedTally, q: str = "win") -> float:
 def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
     """Rows: win share difference, score difference (A - B); paired estimate and interval (values_ci),
     ``tie`` (an exact tie: [0, 0]), the independent-deals interval of a run of the same size, and the
-    variance reduction (None for a tie, or when neither design showed any spread). half_width is the larger side of the interval."""
+    variance reduction (None for a tie, or when neither design showed any spread). half_width is the larger
+    side of the interval."""
     rows = []
     n, k = tally.kept, tally.arrangements
     for q, name in (("win", "win share difference"), ("score", "score difference")):
