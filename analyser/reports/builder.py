@@ -529,7 +529,9 @@ def seat_verdict(summary: dict, unit: str) -> str:
                 f"{plural(unit)}), so each {what}'s share is averaged over {', '.join(policies)}: a {what}'s "
                 f"effect, not a policy's. ")
     first = ""
-    if fm["first_mover_win_rate"] == fm["first_mover_win_rate"]:
+    if fm.get("withheld"):
+        first = " " + fm["withheld"]
+    elif fm["first_mover_win_rate"] == fm["first_mover_win_rate"]:
         q = fm.get("advantage_p_adjusted")
         sign = ("an advantage" if fm["advantage"] > 0 else "a disadvantage") + f" ({SIGNIFICANT}, {_q(q)})" \
             if _sig(q) else f"no clear advantage ({_q(q)})"

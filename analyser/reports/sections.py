@@ -24,6 +24,7 @@ adjusts for the false discovery rate (analyser.stats.multiple).
 """
 from __future__ import annotations
 
+from collections import Counter
 from statistics import NormalDist
 from types import SimpleNamespace
 
@@ -109,8 +110,12 @@ def seat_summary(results: list) -> dict:
     f = np.mean([first_mover_share(rec, players) for rec in recs], axis=0) if ok.any() else np.zeros(0)
     worst = frame.iloc[int(np.argmax(np.abs(frame["excess"].to_numpy(float))))] if len(frame) and \
         np.isfinite(fair) else None
+    withheld = starter_depends_on_play(recs, labels, players)
+    fm = first_mover(f if withheld is None else np.zeros(0), f - fair_d, fair)
+    if withheld is not None:
+        fm["withheld"] = withheld
     return {"frame": frame, "test": equal_shares_test(x.T), "fair_share": fair,
-            "first_mover": first_mover(f, f - fair_d, fair), "balance": balance_of(x),
+            "first_mover": fm, "balance": balance_of(x),
             "length_mean": float(np.mean([rec["length"].mean() for rec in recs])) if ok.any() else NAN,
             "units": int(ok.size), "completed": int(ok.sum()), "aborted": int((~ok).sum()),
             "draw_rate": float(np.mean([rec["draw"].mean() for rec in recs])) if ok.any() else NAN,
@@ -134,6 +139,27 @@ def seat_frame(x: np.ndarray, groups, labels: list[list[str]], fair: float) -> p
                      "excess": share - fair, "excess_ci_low": low - fair, "excess_ci_high": high - fair,
                      "finding": "below fair" if high < fair else "above fair" if low > fair else "fair within noise"})
     return pd.DataFrame(rows)
+
+
+def starter_depends_on_play(recs: list[np.ndarray], labels: list[list[str]], players: int) -> str | None:
+    """Why the first mover cannot be judged for a rotated mixed line-up, or None when it can.
+
+    Rotating the line-up makes the first mover a seat's effect only if the same seat moves first in every
+    rotation of a deal (a starter fixed by the seat or the cards). Where the policies' own play decides who
+    starts (Palace: the lowest card in hand after the swaps), the first mover's share is a policy effect."""
+    if len(recs) < 2 or not recs[0].size or "first" not in (recs[0].dtype.names or ()):
+        return None
+    firsts = np.array([rec["first"] for rec in recs], dtype=np.intp)          # rotations x deals
+    moved = np.any(firsts != firsts[0], axis=0)
+    if not moved.any():
+        return None
+    who = Counter(labels[r][seat] for r in range(len(recs)) for seat in firsts[r] if 0 <= seat < players)
+    top, k = who.most_common(1)[0]
+    return (f"The first mover is not judged: with different policies in the line-up, who moves first depends on "
+            f"their play (the starting seat changed with the rotation on {100 * moved.mean():.0f}% of the deals, "
+            f"and {top} moved first in {100 * k / sum(who.values()):.0f}% of the plays), so the first mover's "
+            f"share would be the policies' difference, not the seat's; a report with one policy in every seat "
+            f"measures it.")
 
 
 def first_mover(share: np.ndarray, advantage: np.ndarray, fair: float) -> dict:

@@ -212,7 +212,9 @@ def _seats_text(report, figures) -> list[str]:
              f"{part['completed']:,} completed, {part['aborted']:,} aborted (in any run).",
              "",
              f"**Verdict.** {report.verdicts['seats']}", "", md_table(headers, rows, set(range(2, 7))), ""]
-    if not _nan(fm["first_mover_win_rate"]):
+    if fm.get("withheld"):
+        lines.append(f"- First mover: {fm['withheld']}")
+    elif not _nan(fm["first_mover_win_rate"]):
         lines.append(f"- First mover (whoever moved first in a {m['unit']}): wins {pc(fm['first_mover_win_rate'])} "
                      f"{interval(fm['first_mover_win_ci_low'], fm['first_mover_win_ci_high'])}; advantage over the "
                      f"fair share {pts(fm['advantage'])} points "
