@@ -48,6 +48,9 @@ def test_a_setting_no_policy_reads_changes_nothing():
     second = result.differences()
     assert (second["win_diff"] == 0).all() and (second["win_diff_ci_high"] == 0).all()
     assert second["win_variance_reduction"].isna().all()
+    table = CliRunner().invoke(app, ["vary", "olenon", "--setting", "talk", "--policy", "shed", "-n", "300",
+                                     "--seed", "1", "--no-progress"], env={"COLUMNS": "100"})
+    assert table.exit_code == 0 and table.output.count("0: exact tie") == 2, table.output
 
 
 def test_a_seat_game_and_reversed_values():

@@ -101,16 +101,18 @@ def print_vary_tables(result, console=None):
                   f"value), seed {m['seed']} ({fixed}). The same deals, seats and policies under every value.")
     table = Table(title="Win share under each value (95% intervals)", title_justify="left",
                   caption=f"change: points of win share from {m['setting']}={values[0]}, paired by deal; "
-                          f"indep.: the half-width independent deals would give", caption_justify="left")
+                          f"indep.: the half-width independent deals would give; exact tie: the same on every "
+                          f"deal", caption_justify="left")
     for name, left in (("group", True), ("policies", True), (m["setting"], True), ("win share", False),
                        ("change (points)", False), ("indep.", False), ("score", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.iterrows():
         first = row["value"] == values[0]
         share = f"{_pp(row['win_mean'], False)}% [{_pp(row['win_ci_low'], False)}, {_pp(row['win_ci_high'], False)}]"
-        change = "" if first else \
+        tie = not first and row["win_diff"] == row["win_diff_ci_low"] == row["win_diff_ci_high"] == 0
+        change = "" if first else "0: exact tie" if tie else \
             f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
-        independent = "" if first else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
+        independent = "" if first or tie else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       _num(row["score_mean"], sign=False))
     console.print(table)
