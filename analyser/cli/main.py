@@ -14,6 +14,7 @@ app = typer.Typer(
     name="analyser",
     help="Monte Carlo strategy analyser for card games: simulate, trace and compare policies.",
     no_args_is_help=True,
+    rich_markup_mode="markdown",     # a paragraph wraps to the terminal instead of breaking at source lines
     pretty_exceptions_enable=False,
     add_completion=True,
     cls=Group,
