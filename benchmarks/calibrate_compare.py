@@ -40,6 +40,7 @@ from analyser.stats.intervals import Z95
 
 TRUTH_SEED = 10**6
 POOLED = ["random", "random", "random", "saver"]
+BIAS_LINEUP = ["saver", "lowest", "pickup", "random"]
 
 
 def copy_of(game: str, name: str):
@@ -161,6 +162,28 @@ def table(rows: Rows, seeds: int, a: argparse.Namespace, truth: dict) -> list[st
     return out
 
 
+def precision_bias(seeds: int, truth_games: int) -> list[str]:
+    """simulate --precision: how far the stopped estimate of one share (random's, Palace 4p beside saver,
+    lowest and pickup, H = 0.01) sits from the truth on average, and the same with --rerun."""
+    def share(result) -> float:
+        return float(result.by_policy.set_index("policy").loc["random", "win_rate"])
+
+    truth = share(analyser.simulate("palace", players=4, policies=BIAS_LINEUP, n=truth_games, seed=TRUTH_SEED,
+                                    keep_records=False))
+    stopped, rerun = [], []
+    for s in range(seeds):
+        for out, again in ((stopped, False), (rerun, True)):
+            out.append(share(analyser.simulate("palace", players=4, policies=BIAS_LINEUP, n=1000, seed=s,
+                                               precision=0.01, rerun=again, keep_records=False)))
+    rows = [f"simulate --precision 0.01, Palace 4p {', '.join(BIAS_LINEUP)}: random's share minus the truth "
+            f"{100 * truth:.3f}% ({truth_games:,} games), mean over {seeds} seeds with its 95% interval", "",
+            "| estimate | bias (points) | target |", "|---|---:|---|"]
+    for name, values in (("stopped run", np.array(stopped)), ("--rerun (fixed count, fresh deals)", np.array(rerun))):
+        half = Z95 * values.std(ddof=1) / math.sqrt(values.size)
+        rows.append(f"| {name} | {100 * (values.mean() - truth):+.3f} +- {100 * half:.3f} | 0 within the interval |")
+    return rows
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seeds", type=int, default=100)
@@ -173,6 +196,8 @@ def main() -> None:
     p.add_argument("--first-batch", type=int, default=100)
     p.add_argument("--prefix", type=int, default=3000, help="deals the old stopping rule is replayed on")
     p.add_argument("--truth-deals", type=int, default=400_000)
+    p.add_argument("--bias-seeds", type=int, default=300, help="simulate --precision runs for the bias check")
+    p.add_argument("--bias-truth", type=int, default=4_000_000, help="games of the bias check's truth")
     a = p.parse_args()
     t0 = time.perf_counter()
     truth = truths(a.truth_deals)
@@ -180,6 +205,8 @@ def main() -> None:
     for s in range(a.seeds):
         one_seed(s, a, truth, rows)
     print("\n".join(table(rows, a.seeds, a, truth)))
+    print()
+    print("\n".join(precision_bias(a.bias_seeds, a.bias_truth)))
     print(f"\n({time.perf_counter() - t0:.0f} s)")
 
 

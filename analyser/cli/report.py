@@ -79,7 +79,7 @@ def report(
 
     Every run uses --seed, so every run plays the same deals. Writes
     reports/GAME.md, reports/GAME.json and reports/GAME/*.png, then prints the
-    verdicts. `analyser report palace` takes about a minute on two cores.
+    verdicts. `analyser report palace` takes about 12 seconds on two cores (warm).
     """
     from analyser.reports.builder import check_out, default_path
     from analyser.reports.builder import report as build
