@@ -44,7 +44,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py enemy_anemone
 	$(BIN)/python benchmarks/bench.py olenon
 
-# Every statistical claim checked over 100 seeds (about 9 minutes on two cores): benchmarks/RESULTS.md.
+# Every statistical claim checked over 100 seeds (about 10 minutes on two cores): benchmarks/RESULTS.md.
 calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_compare.py
 	$(BIN)/python benchmarks/calibrate_tournament.py

@@ -484,7 +484,7 @@ class PrecisionTarget:
 
 SHARES = "every share interval (win share, the game's rates; a 0/1 score)"
 PRECISION_BIAS = ("the share whose interval is the widest drives the stop, which can bias its estimate slightly "
-                  "(-0.04 +- 0.06 points for random, Palace 4p saver/lowest/pickup/random at H = 0.01, 300 seeds); "
+                  "(-0.02 +- 0.06 points for random, Palace 4p saver/lowest/pickup/random at H = 0.01, 300 seeds); "
                   "rerun=True (--rerun) plays the same count again on fresh deals for unbiased estimates")
 
 
