@@ -123,4 +123,4 @@ def test_simulate_rerun():
     bad = runner.invoke(app, ["simulate", "palace", "--rerun", "-n", "10", "--no-progress"])
     assert bad.exit_code == 2 and "--rerun repeats a --precision run" in bad.stderr
     helped = " ".join(runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"}).stdout.split())
-    assert "Chow-Robbins" in helped and "--rerun" in helped and "biases" in helped
+    assert "Chow-Robbins" in helped and "--rerun" in helped and "can bias it slightly" in helped
