@@ -312,6 +312,9 @@ def test_the_policies_verdict_says_when_the_ratings_do_not_fit():
     assert text.endswith("equilibrium (a mix no policy beats on average) is saver 70.0%, lowest 30.0%.")
     summary["fit"] = {"fits": True, "dispersion": 1.1}
     assert "do not fit" not in builder.policies_verdict(summary)
+    summary["duel"]["p_adjusted"] = 0.2                     # excludes 0 on its own, not among all the tests
+    assert "no clear difference between lowest and saver (adjusted p = 0.2): +4.0 points of win share for " \
+           "saver [+2.0, +6.0, an unadjusted interval]" in builder.policies_verdict(summary)
 
 
 def test_the_head_to_head_matrix_leads_the_policies_section(palace):

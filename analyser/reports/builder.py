@@ -643,7 +643,9 @@ def policies_verdict(summary: dict) -> str:
             f"no clear difference between {duel['best']} and {duel['second']} ({_q(q)})"
         ahead, diff, low, high = (duel["best"], duel["win_diff"], duel["ci_low"], duel["ci_high"]) \
             if duel["win_diff"] >= 0 else (duel["second"], -duel["win_diff"], -duel["ci_high"], -duel["ci_low"])
-        text += f"Head to head, {clear}: {_pp(diff)} points of win share for {ahead} [{_pp(low)}, {_pp(high)}]; "
+        lone = not _sig(q) and (low > 0 or high < 0)       # excludes 0 alone, not among the report's tests
+        text += (f"Head to head, {clear}: {_pp(diff)} points of win share for {ahead} [{_pp(low)}, {_pp(high)}"
+                 f"{', an unadjusted interval' if lone else ''}]; ")
     best, worst, ref = ratings.iloc[0], ratings.iloc[-1], summary["model"]["reference"]
     shown = ratings.iloc[1] if best["policy"] == ref and len(ratings) > 1 else best
     where = "the runner-up, at" if shown is not best else "first, at"
