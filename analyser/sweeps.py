@@ -93,6 +93,7 @@ from analyser.core.registry import get_game, plural
 from analyser.results_file import read_results
 from analyser.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
+from analyser.stats.multiple import holm, mean_p
 
 KIND = "sweep"
 DEFAULT_DEALS = 10_000
@@ -331,28 +332,6 @@ class Plays:
         return cls(*(np.concatenate([getattr(b, f.name) for b in blocks]) for f in dataclasses.fields(cls)))
 
 
-def paired_p(diff: dict) -> float:
-    """Two-sided p-value of a paired difference (``values_ci``'s dict): a z-test with the floored
-    variance; an exact tie has p = 1; NaN below two deals."""
-    if diff["tie"]:
-        return 1.0
-    if diff["n"] < 2 or not math.isfinite(diff["mean"]):
-        return float("nan")
-    se = math.sqrt(float(floored_var(diff["sd"] ** 2, diff["n"])) / diff["n"])
-    return math.erfc(abs(diff["mean"]) / se / math.sqrt(2))
-
-
-def holm(p) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error control over the finite ones; NaN stays NaN)."""
-    p = np.asarray(p, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = order.size
-    out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    return out
-
-
 def _diff_se(diff: dict) -> float:
     if diff["tie"]:
         return 0.0
@@ -375,7 +354,8 @@ def setting_row(plays: Plays, base: Plays) -> dict:
         d = values_ci(getattr(plays, q)[both] - getattr(base, q)[both], bounds=bounds)
         out[f"{q}_diff"], out[f"{q}_diff_ci_low"], out[f"{q}_diff_ci_high"] = d["mean"], d["low"], d["high"]
         if q == "win":
-            out["p_value"], out["win_diff_se"], out["tie"] = paired_p(d), _diff_se(d), d["tie"]
+            out["p_value"] = mean_p(d["mean"], d["sd"] ** 2, d["n"], d["tie"])
+            out["win_diff_se"], out["tie"] = _diff_se(d), d["tie"]
     out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
     out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
     out["seat_share"] = float(plays.seats[keep].mean()) if n else float("nan")

@@ -102,7 +102,7 @@ from analyser.seatings import (
     table_design,
     table_seatings,
 )
-from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, stop_half_width, values_ci
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, widest_stop_half_width
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
 from analyser.stats.nash import METHOD as NASH
 from analyser.stats.orders import OrderTally
@@ -218,10 +218,7 @@ class PairTally:
 
     def widest_half_width(self) -> float:
         """The Chow-Robbins half-width (intervals.stop_half_width) of the widest matrix cell."""
-        a, b = self.sides()
-        half = [stop_half_width(float(np.var(v[np.isfinite(v)], ddof=1)) if np.isfinite(v).sum() > 1 else np.nan,
-                                int(np.isfinite(v).sum())) for v in np.column_stack([a, b]).T]
-        return float("nan") if np.isnan(half).any() else float(max(half))
+        return widest_stop_half_width(np.column_stack(self.sides()))
 
     def frame(self) -> pd.DataFrame:
         """One row per pair and deal: pair, deal and SIDES (NaN: dropped)."""
@@ -277,12 +274,11 @@ def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -
 
 
 def _share(values: np.ndarray, z: float) -> tuple[float, float, float]:
-    """A win share's mean and effective-n Wilson interval over deals (its ends through intervals.exact: the
-    Wilson arithmetic leaves residues such as 1e-19 above a mean of 0)."""
+    """A win share's mean and effective-n Wilson interval over deals."""
     n = values.size
     mean = float(values.mean()) if n else float("nan")
     low, high = mean_ci(mean, float(values.var(ddof=1)) if n > 1 else float("nan"), n, z, bounds=(0.0, 1.0))
-    return mean, float(exact(low)), float(exact(high))
+    return mean, low, high
 
 
 def proportion_influence(a: np.ndarray, b: np.ndarray) -> np.ndarray:

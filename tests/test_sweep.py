@@ -16,7 +16,7 @@ from analyser.core.errors import UserError
 from analyser.core.policy import ParamSpec, PolicySpec
 from analyser.core.registry import get_game
 from analyser.core.rng import below_nb
-from analyser.sweeps import best_index, holm, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
+from analyser.sweeps import best_index, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
 from tests.toygame.policies import extreme_nb
 from tests.toygame.rules import POLICY_SIG
 
@@ -93,11 +93,6 @@ def test_best_is_the_argmax_first_among_equals():
     assert best_index(table) == 3
     with pytest.raises(UserError):
         best_index(pd.DataFrame({"x": [1], "win_diff": [np.nan]}))
-
-
-def test_holm():
-    adjusted = holm([0.01, 0.04, np.nan, 0.03, 0.5])
-    assert np.allclose(adjusted[[0, 1, 3, 4]], [0.04, 0.09, 0.09, 0.5]) and np.isnan(adjusted[2])
 
 
 def test_arrangements_rotate_seats_and_keep_partners_together():

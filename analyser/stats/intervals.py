@@ -53,6 +53,19 @@ def stop_half_width(var, n, z: float = Z95) -> float:
     return float(z * np.sqrt(floored_var(var, n) / n))
 
 
+def values_stop_half_width(values, z: float = Z95) -> float:
+    """``stop_half_width`` of the finite per-unit values (NaN below two of them)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    return stop_half_width(float(v.var(ddof=1)) if v.size > 1 else float("nan"), v.size, z)
+
+
+def widest_stop_half_width(columns) -> float:
+    """The widest ``values_stop_half_width`` over the columns of a units x cells array (NaN if any is)."""
+    half = [values_stop_half_width(c) for c in np.asarray(columns, dtype=float).T]
+    return float("nan") if np.isnan(half).any() else float(max(half))
+
+
 def wilson(successes, trials, z: float = Z95):
     """Wilson score interval ``(low, high)`` for successes out of trials (arrays allowed; trials may be
     fractional, an effective sample size). With no trials the interval is the whole of [0, 1]."""

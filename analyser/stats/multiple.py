@@ -5,7 +5,10 @@ each pair of policies); flagged one by one at 5%, about one in twenty of the
 truly null ones is flagged by chance. ``bh_adjust`` gives Benjamini and
 Hochberg's (1995) adjusted p-values: calling every test whose adjusted p-value
 is below q significant keeps the expected share of false findings among the
-findings at most q (for independent or positively dependent tests). Checked
+findings at most q (for independent or positively dependent tests). A sweep
+asks the stricter question "does any value differ?": ``holm`` gives Holm's
+(1979) step-down adjusted p-values, which keep the chance of any false finding
+at most the level. Checked
 against ``statsmodels.stats.multitest.multipletests(method="fdr_bh")`` in
 tests/stats.
 """
@@ -32,6 +35,17 @@ def bh_adjust(p_values) -> np.ndarray:
     order = ok[np.argsort(p[ok], kind="stable")]
     scaled = p[order] * m / np.arange(1, m + 1)
     out[order] = np.minimum(np.minimum.accumulate(scaled[::-1])[::-1], 1.0)
+    return out
+
+
+def holm(p) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control over the finite ones; NaN stays NaN)."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    order = ok[np.argsort(p[ok], kind="stable")]
+    m = order.size
+    out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
     return out
 
 

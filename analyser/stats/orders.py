@@ -26,7 +26,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, mean_ci, stop_half_width
+from analyser.stats.intervals import Z95, exact, mean_ci, widest_stop_half_width
 from analyser.stats.plackett_luce import top1_choices
 
 CELL = "share of plays finishing above the column policy (ties half)"
@@ -125,10 +125,7 @@ class OrderTally:
 
     def widest_half_width(self, names: list[str]) -> float:
         """The Chow-Robbins half-width (intervals.stop_half_width) of the widest matrix cell."""
-        shares = self.deal_shares(len(names))[0]
-        half = [stop_half_width(float(np.var(v[np.isfinite(v)], ddof=1)) if np.isfinite(v).sum() > 1 else np.nan,
-                                int(np.isfinite(v).sum())) for v in shares.T]
-        return float("nan") if np.isnan(half).any() else float(max(half))
+        return widest_stop_half_width(self.deal_shares(len(names))[0])
 
     def frame(self) -> pd.DataFrame:
         """One row per play: deal, table, rotation, aborted, rank_0 .. rank_{slots-1} (the table's policies)."""

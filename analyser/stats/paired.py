@@ -44,13 +44,13 @@ add up to exactly the whole run.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, stop_half_width, values_ci
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, values_stop_half_width
+from analyser.stats.multiple import mean_p
 
 QUANTITIES = ("win", "score")
 BOUNDS = {"win": (-1.0, 1.0), "score": None}      # a win share difference lies in [-1, 1]; a score need not
@@ -191,9 +191,7 @@ def mean_half_width(values: np.ndarray, z: float = Z95) -> tuple[float, float, f
 
 def stop_width(tally: PairedTally, q: str = "win") -> float:
     """The half-width a precision target watches (intervals.stop_half_width of a[d], Chow-Robbins)."""
-    v = tally.values(q)
-    v = v[np.isfinite(v)]
-    return stop_half_width(float(v.var(ddof=1)) if v.size > 1 else float("nan"), v.size)
+    return values_stop_half_width(tally.values(q))
 
 
 def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
@@ -254,8 +252,7 @@ def heterogeneity(tally: PairedTally, q: str = "win", z: float = Z95) -> dict:
                         "ci_high": ci["high"], "tie": ci["tie"]})
     first, second = list(tally.kinds)
     diff = values_ci(tally.values(q, first) - tally.values(q, second), z, None if bounds is None else (-2.0, 2.0))
-    se = math.sqrt(floored_var(diff["sd"] ** 2, diff["n"]) / diff["n"]) if diff["n"] >= 2 else float("nan")
-    p = 1.0 if diff["tie"] else math.erfc(abs(diff["mean"]) / se / math.sqrt(2)) if se > 0 else float("nan")
+    p = mean_p(diff["mean"], diff["sd"] ** 2, diff["n"], diff["tie"])
     flag = bool(diff["low"] > 0 or diff["high"] < 0)
     opposite = any(e["ci_low"] > 0 for e in effects) and any(e["ci_high"] < 0 for e in effects)
     return {"tested": True, "quantity": q, "flag": flag or opposite, "opposite": opposite, "effects": effects,

@@ -1,4 +1,4 @@
-"""Benjamini-Hochberg adjusted p-values and the p-values of paired means (analyser.stats.multiple)."""
+"""Benjamini-Hochberg and Holm adjusted p-values and the p-values of paired means (analyser.stats.multiple)."""
 import math
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from analyser.stats.intervals import mean_ci
-from analyser.stats.multiple import bh_adjust, mean_p, normal_p
+from analyser.stats.multiple import bh_adjust, holm, mean_p, normal_p
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -37,3 +37,8 @@ def test_p_values_agree_with_the_intervals():
     assert mean_p(0.0, 0.0, 300, tie=True) == 1.0
     assert mean_p(0.0, 0.0, 300) == 1.0 and mean_p(0.5, 0.0, 300) < 1e-6       # the floor: never a zero se
     assert normal_p(0.0, 0.0) == 1.0 and normal_p(0.1, 0.0) == 0.0 and math.isnan(normal_p(math.nan, 1))
+
+
+def test_holm():
+    adjusted = holm([0.01, 0.04, np.nan, 0.03, 0.5])
+    assert np.allclose(adjusted[[0, 1, 3, 4]], [0.04, 0.09, 0.09, 0.5]) and np.isnan(adjusted[2])
