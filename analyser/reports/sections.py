@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.rule_effects import QUANTITIES, effect_table, group_values, outcome_groups
+from analyser.seatings import rotations
 from analyser.stats.intervals import exact, mean_ci, values_ci
 from analyser.stats.multiple import mean_p, normal_p
 
@@ -58,11 +59,7 @@ def rotated_lineups(seats: list, groups: list[tuple[str, tuple[int, ...]]]) -> l
     equally often; identical rotations are played once (the rest stay balanced)."""
     members = [list(g) for _, g in groups]
     out, seen = [], set()
-    for r in range(len(members)):
-        home = [0] * sum(map(len, members))
-        for g, group in enumerate(members):
-            for seat, source in zip(group, members[(g - r) % len(members)], strict=True):
-                home[seat] = source
+    for _, home in rotations(list(range(len(members))), members):     # the stream ids are the home seats
         key = tuple(seats[h].label() for h in home)
         if key not in seen:
             seen.add(key)
