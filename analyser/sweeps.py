@@ -296,13 +296,9 @@ def sweep_arrangements(players: int, teams, lineup: list[str] | None = None) -> 
     mixed = lineup is not None and len({lineup[g[0]] for g in groups}) > 2
     orders = neighbour_orders(len(groups)) if mixed else [tuple(range(len(groups)))]
     homes = [ids for order in orders for _, ids in rotations(list(order), groups, homes=order)]
-    over = "over the teams" if is_team_game(groups) else ""
-    if mixed:
-        name = " ".join(filter(None, ("rotations of", str(len(orders)), "neighbour-balanced orders of the line-up",
-                                      over)))
-    else:
-        name = " ".join(filter(None, ("rotations of the line-up", over)))
-    return homes, name
+    name = f"rotations of {len(orders)} neighbour-balanced orders of the line-up" if mixed else \
+        "rotations of the line-up"
+    return homes, name + (" over the teams" if is_team_game(groups) else "")
 
 
 @dataclass(frozen=True)
