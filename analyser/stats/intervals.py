@@ -20,7 +20,9 @@ Conventions every table, comparison, sweep and report follows:
   floored variance rescaled the same way; n_eff = n when p is 0 or 1): it
   stays inside the bounds and, unlike the normal interval, keeps its coverage
   near them (Korn and Graubard's design-effect Wilson interval). For 0/1
-  values n_eff = n and it is exactly Wilson's interval.
+  values n_eff is a little below n (the sample variance and the floor), so
+  it is a hair wider than Wilson's interval; a rate known to be 0/1 uses
+  ``wilson`` itself (stats.tally.share_interval).
 - **Stopping.** A precision target stops on ``stop_half_width`` (z sqrt((s^2 +
   1/n) / n), Chow and Robbins 1965) and never before MIN_STOP_UNITS units.
 
