@@ -87,7 +87,7 @@ def main():
     ap.add_argument("game", choices=sorted(MIXES))
     ap.add_argument("--count", "--deals", type=int, default=400_000)
     args = ap.parse_args()
-    from analyser.core.registry import get_game, plural
+    from analyser.engine.registry import get_game, plural
 
     unit_one = get_game(args.game).unit
     unit = plural(unit_one)

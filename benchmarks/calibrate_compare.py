@@ -34,8 +34,8 @@ import time
 import numpy as np
 
 import analyser
-from analyser.comparison import compare
-from analyser.core.registry import get_game
+from analyser.analyses.compare import compare
+from analyser.engine.registry import get_game
 from analyser.stats.intervals import Z95
 
 TRUTH_SEED = 10**6

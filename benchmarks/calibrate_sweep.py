@@ -26,13 +26,13 @@ import time
 
 from numba import njit
 
-from analyser.core.policy import ParamSpec, PolicySpec
-from analyser.core.rng import below_nb
+from analyser.analyses.sweep import sweep
+from analyser.engine.policies import ParamSpec, PolicySpec
 from analyser.games.palace.constants import PHASE
 from analyser.games.palace.policies import swap_nb
 from analyser.games.palace.state import POLICY_SIG
+from analyser.kernels.rng import below_nb
 from analyser.stats.intervals import wilson
-from analyser.sweeps import sweep
 
 
 @njit(POLICY_SIG, cache=True)
@@ -99,7 +99,7 @@ def main() -> None:
         print(f"| {r['players']} | {share(r['covered_k0'], r['seeds'])} | {share(r['covered'], r['cells'])} "
               f"| 93-97% | {share(r['none'], r['seeds'])} | about 95% (Holm: >= 95%) | {math.ceil(r['seconds'])} |")
     print(f"\n{a.values - 1} tests per seed (k = 1.. against the baseline k = 0): paired z-tests with the floored "
-          f"variance, Holm-adjusted (see analyser/sweeps.py)")
+          f"variance, Holm-adjusted (see analyser/analyses/sweep.py)")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ import time
 
 import numpy as np
 
-from analyser.core.registry import get_game
+from analyser.analyses.tournament import tournament
+from analyser.engine.registry import get_game
 from analyser.stats.intervals import Z95
 from analyser.stats.nash import antisymmetric, solve
-from analyser.tournaments import tournament
 
 LINEUP = ["saver", "random", "lowest", "pickup"]
 OTHERS = {"saver": ["pickup", "random"], "random": ["saver", "pickup"]}

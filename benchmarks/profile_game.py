@@ -29,9 +29,9 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 
 import importlib  # noqa: E402
 
-from analyser.core.config import RunConfig  # noqa: E402
-from analyser.core.registry import get_game  # noqa: E402
-from analyser.core.runner import ChunkRunner, set_threads  # noqa: E402
+from analyser.engine.config import RunConfig  # noqa: E402
+from analyser.engine.pipeline import ChunkRunner, set_threads  # noqa: E402
+from analyser.engine.registry import get_game  # noqa: E402
 
 MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),
          "enemy_anemone": ("timing", "greedy", "lowball", "timing"),

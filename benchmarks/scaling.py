@@ -19,8 +19,8 @@ import numba
 import numpy as np
 
 import analyser
-from analyser.core.config import RunConfig
-from analyser.core.runner import ChunkRunner
+from analyser.engine.config import RunConfig
+from analyser.engine.pipeline import ChunkRunner
 
 
 def main():

@@ -7,10 +7,10 @@ import pytest
 from numba import njit
 
 import analyser
-from analyser.core.cards import parse_card
-from analyser.core.errors import UserError
-from analyser.core.registry import get_game
+from analyser.engine.errors import UserError
+from analyser.engine.registry import get_game
 from analyser.games.palace.constants import ACTION, PHASE
+from analyser.kernels.cards import parse_card
 from tests.kit.checks import entry
 
 MIX = ["saver", "lowest", "pickup:max_pile=5", "random"]

@@ -1,10 +1,10 @@
 """The numba cache folders are keyed by the sources they depend on.
 
-Layout under analyser.CACHE_DIR (see analyser/__init__.py):
+Layout under analyser.CACHE_DIR (see analyser.kernels.cache):
 
-    numba/<core>/core/              analyser/core/*.py            (core = __init__.py + core/)
-    numba/<core>/<game>-<game key>/ analyser/games/<game>/*.py
-    numba/<core>/user-<package>/    files outside the package (NUMBA_CACHE_DIR)
+    numba/<kernels>/kernels/              analyser/kernels/*.py
+    numba/<kernels>/<game>-<game key>/    analyser/games/<game>/*.py
+    numba/<kernels>/external-<folder>/    files outside the package decorated through analyser.kernels.jit
 
 Edits are simulated on a copy of the package tree with a second, made-up game.
 """
@@ -21,19 +21,20 @@ import pytest
 from numba.core import caching
 
 import analyser
-from analyser.core import cache
+from analyser.kernels import cache
 
 PACKAGE = Path(analyser.__file__).resolve().parent
 
 
 @pytest.fixture
 def tree(tmp_path):
-    """A copy of the package's core and Palace, plus a game 'other' with a sub-folder."""
+    """A copy of the package's kernels, engine, CLI and Palace, plus a game 'other' with a sub-folder."""
     pkg = tmp_path / "analyser"
     pkg.mkdir()
     shutil.copy(PACKAGE / "__init__.py", pkg / "__init__.py")
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(PACKAGE / "core", pkg / "core", ignore=ignore)
+    for folder in ("kernels", "engine", "cli"):
+        shutil.copytree(PACKAGE / folder, pkg / folder, ignore=ignore)
     shutil.copytree(PACKAGE / "games" / "palace", pkg / "games" / "palace", ignore=ignore)
     (pkg / "games" / "__init__.py").write_text("")
     other = pkg / "games" / "other"
@@ -41,15 +42,15 @@ def tree(tmp_path):
     (other / "__init__.py").write_text("")
     (other / "rules.py").write_text("def f():\n    return 1\n")
     (other / "sub" / "deep.py").write_text("def g():\n    return 2\n")
-    cache._key.cache_clear()
+    cache.refresh()
     yield pkg
-    cache._key.cache_clear()
+    cache.refresh()
 
 
 def folders(pkg: Path) -> dict[str, str | None]:
-    cache._key.cache_clear()  # a new process would hash the edited tree afresh
+    cache.refresh()  # a new process would hash the edited tree afresh
     files = {
-        "core": pkg / "core" / "rng.py",
+        "core": pkg / "kernels" / "rng.py",
         "palace": pkg / "games" / "palace" / "rules.py",
         "palace2": pkg / "games" / "palace" / "state.py",
         "other": pkg / "games" / "other" / "rules.py",
@@ -65,8 +66,8 @@ def edit(path: Path) -> None:
 
 def test_layout(tree):
     f = folders(tree)
-    core = analyser._core_key(tree)
-    assert f["core"] == os.path.join("numba", core, "core")
+    core = cache.kernels_key(tree)
+    assert f["core"] == os.path.join("numba", core, "kernels")
     assert f["palace"] == f["palace2"]
     assert f["palace"].startswith(os.path.join("numba", core, "palace-"))
     assert f["other"].startswith(os.path.join("numba", core, "other-"))
@@ -100,13 +101,19 @@ def test_adding_or_renaming_a_game_file_changes_its_key(tree):
     assert renamed["palace"] == before["palace"]
 
 
-@pytest.mark.parametrize("path", ["core/rng.py", "__init__.py"])
-def test_editing_the_core_changes_every_folder(tree, path):
+def test_editing_the_kernels_changes_every_folder(tree):
     before = folders(tree)
-    edit(tree / path)
+    edit(tree / "kernels" / "rng.py")
     after = folders(tree)
     for name in ("core", "palace", "palace2", "other", "other_sub"):
         assert after[name] != before[name], name
+
+
+@pytest.mark.parametrize("path", ["__init__.py", "engine/progress.py", "engine/pipeline.py", "cli/main.py"])
+def test_editing_code_that_is_not_compiled_recompiles_nothing(tree, path):
+    before = folders(tree)
+    edit(tree / path)
+    assert folders(tree) == before
 
 
 def test_non_python_files_and_pycache_do_not_count(tree):
@@ -119,7 +126,7 @@ def test_non_python_files_and_pycache_do_not_count(tree):
 
 
 def test_the_locator_comes_first_and_numbas_own_follow():
-    import analyser.core.jit  # noqa: F401  (installs the locator, as every kernel module does)
+    import analyser.kernels.jit  # noqa: F401  (installs the locator, as every kernel module does)
 
     classes = caching.CacheImpl._locator_classes
     assert classes[0] is cache.PackageCacheLocator
@@ -133,7 +140,7 @@ import analyser
 numba_on_import = "numba" in sys.modules
 first = sys.argv[2]
 __import__(first)
-from analyser.core import rng
+from analyser.kernels import rng
 from analyser.games.palace import rules
 sys.path.insert(0, sys.argv[1])
 import user_module
@@ -142,17 +149,17 @@ def where(fn):
     loc = fn._cache._impl.locator
     return [type(loc).__name__, loc.get_cache_path()]
 
-from analyser.core.cache import cache_subdir
+from analyser.kernels.cache import cache_subdir, kernels_key
 print(json.dumps({
     "numba_on_import": numba_on_import,
-    "core_key": analyser._core_key(),
-    "package_key": analyser._tree_key(analyser._PACKAGE_DIR, ""),
+    "core_key": kernels_key(),
     "palace_dir": cache_subdir(rules.__file__),
     "root": analyser.CACHE_DIR,
-    "numba_cache_dir": os.environ["NUMBA_CACHE_DIR"],
+    "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR"),
     "core": where(rng.mix64_nb),
     "game": where(rules.burn_nb),
     "user": where(user_module.f),
+    "claimed": where(user_module.g),
 }))
 """
 
@@ -162,7 +169,8 @@ def probe(tmp_path, first):
     function, after importing ``first``. Decorating is enough to pick the
     locator: nothing is compiled."""
     (tmp_path / "user_module.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n"
+        "from numba import njit\nfrom analyser.kernels.jit import jit\n\n@njit(cache=True)\ndef f(x):\n"
+        "    return x + 1\n\n@jit()\ndef g(x):\n    return x + 2\n"
     )
     root = tmp_path / "cache"
     env = {**os.environ, "ANALYSER_CACHE_DIR": str(root)}
@@ -172,25 +180,31 @@ def probe(tmp_path, first):
 
 
 def test_a_fresh_process_caches_where_the_keys_say(tmp_path):
-    # analyser.core.jit is what every kernel module imports (engine.py would
+    # analyser.kernels.jit is what every kernel module imports (engine.py would
     # compile the engine on import with an empty cache: too slow for here)
-    root, got = probe(tmp_path, "analyser.core.jit")
+    root, got = probe(tmp_path, "analyser.kernels.jit")
     core = got["core_key"]  # the child's own keys: the tree tests above check their content
     assert got["numba_on_import"] is False  # importing analyser stays cheap
     assert got["root"] == str(root)
-    assert got["core"] == ["PackageCacheLocator", str(root / "numba" / core / "core")]
+    assert got["core"] == ["PackageCacheLocator", str(root / "numba" / core / "kernels")]
     assert got["palace_dir"].startswith(os.path.join("numba", core, "palace-"))
     assert got["game"] == ["PackageCacheLocator", str(root / got["palace_dir"])]
-    user_dir = Path(got["numba_cache_dir"])
-    assert user_dir == root / "numba" / core / ("user-" + got["package_key"])
-    assert got["user"][0] == "UserProvidedCacheLocator"  # numba's own choice, as without analyser
-    assert Path(got["user"][1]).parent == user_dir
+    assert got["numba_cache_dir"] is None                  # the user's numba cache is left alone
+    assert got["user"][0] == "InTreeCacheLocator"          # numba's own choice, as without analyser
+    assert got["claimed"][0] == "PackageCacheLocator"      # decorated through analyser.kernels.jit
+    assert got["claimed"][1].startswith(str(root / "numba" / core / "external-"))
 
 
-def test_a_package_function_decorated_before_the_locator_is_keyed_by_the_whole_package(tmp_path):
-    # rng.py imports numba itself: imported first, its functions miss the locator
-    # and fall back to NUMBA_CACHE_DIR, whose key covers every file of the package.
-    root, got = probe(tmp_path, "analyser.core.rng")
+def test_a_package_function_decorated_before_the_locator_is_left_to_numba(tmp_path):
+    # rng.py imports numba itself, but imports the cache module before decorating anything
+    root, got = probe(tmp_path, "analyser.kernels.rng")
     assert got["game"][0] == "PackageCacheLocator"
-    if got["core"][0] != "PackageCacheLocator":
-        assert Path(got["core"][1]).parent == Path(got["numba_cache_dir"])
+    assert got["core"][0] == "PackageCacheLocator"
+
+
+def test_importing_analyser_changes_no_environment_variable():
+    code = ("import os, json; before = dict(os.environ); import analyser, analyser.cli.main; "
+            "print(json.dumps([before == dict(os.environ), 'numba' in __import__('sys').modules]))")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [True, False]

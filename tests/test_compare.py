@@ -1,13 +1,13 @@
-"""analyser.comparison on the real engine: duplicate deals, coverage, precision targets, results files."""
+"""analyser.analyses.compare on the real engine: duplicate deals, coverage, precision targets, results files."""
 import json
 
 import numpy as np
 import pytest
 
 import analyser
-from analyser.comparison import arrangements, compare, load_compare, next_batch, simulate_to_precision
-from analyser.core.config import RunConfig
-from analyser.core.errors import UserError
+from analyser.analyses.compare import arrangements, compare, load_compare, next_batch, simulate_to_precision
+from analyser.engine.config import RunConfig
+from analyser.engine.errors import UserError
 
 
 def win_row(result):

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_off_means_nothing():
-    from analyser.core import progress
+    from analyser.engine import progress
 
     with progress.progress_bar(10, "x", False) as bar:
         assert bar is None
@@ -19,7 +19,7 @@ def test_off_means_nothing():
 
 
 def test_terminal_bar_outside_a_notebook():
-    from analyser.core import progress
+    from analyser.engine import progress
 
     assert not progress.in_notebook()
     with progress.preparing(True):

@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import pytest
 
-from analyser.core.errors import UserError
-from analyser.core.registry import SettingSpec, get_game
+from analyser.engine.errors import UserError
+from analyser.engine.registry import SettingSpec, get_game
 
 LEADER = SettingSpec("next_leader", 0, "who leads the next trick", kind="choice", options=("winner", "lowest"))
 
@@ -62,7 +62,7 @@ def test_for_unit_names_what_a_game_simulates():
 
 
 def test_a_run_carries_a_choice_as_its_index_and_names_it_in_the_metadata():
-    from analyser.core.config import RunConfig
+    from analyser.engine.config import RunConfig
 
     game = get_game("highcard")
     game = replace(game, settings=game.settings + (LEADER,))

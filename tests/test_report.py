@@ -7,9 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 import analyser
+from analyser.analyses.report import builder
 from analyser.cli.main import app
-from analyser.core.errors import Interrupted
-from analyser.reports import builder
+from analyser.engine.errors import Interrupted
 
 SMALL = {"deals": 600, "tournament_deals": 60, "seed": 1}
 
@@ -88,8 +88,8 @@ def test_every_test_is_adjusted_together_and_the_verdicts_follow_the_adjusted_va
 
 def test_rule_steps_are_the_declared_report_values():
     """target 49 / 51 is not worth a line and rounds 0 ("no limit") is not next to 1."""
-    from analyser.core.registry import get_game
-    from analyser.reports.sections import setting_values
+    from analyser.analyses.report.sections import setting_values
+    from analyser.engine.registry import get_game
 
     spec = {s.name: s for s in get_game("spite_and_malice").settings}
     assert setting_values(spec["target"], 50) == [50, 30, 100]
@@ -97,7 +97,7 @@ def test_rule_steps_are_the_declared_report_values():
     assert setting_values(spec["payoff_size"], 20) == [20, 10, 30]
     assert setting_values(spec["stock_out"], 0) == [0, 1]
     assert setting_values(spec["max_turns"], 2000) == [2000, 1999, 2001]       # caps: skipped by skip_reason
-    from analyser.core.registry import SettingSpec
+    from analyser.engine.registry import SettingSpec
 
     with pytest.raises(ValueError, match="report_values"):
         SettingSpec("hands", 3, "hands", kind="int", low=1, high=8, report_values=(2, 9))
@@ -205,7 +205,7 @@ def test_an_interrupted_report_leaves_the_old_one_untouched(tmp_path, monkeypatc
     assert _snapshot(path) == before
     monkeypatch.undo()
 
-    import analyser.reports.template as template
+    import analyser.analyses.report.template as template
 
     def broken(report):
         raise KeyboardInterrupt
@@ -283,7 +283,7 @@ def test_a_nearly_constant_share_cannot_make_the_seat_test_overconfident():
     """Three savers beside one random, rotated: every seat wins 3/4 in almost every deal. Four deals of 2,000
     that happen to favour seat 0 made the unfloored Wald test say p = 0.045 (a sign test says 0.125); with the
     variance floor it does not call that unfair."""
-    from analyser.reports.sections import equal_shares_test
+    from analyser.analyses.report.sections import equal_shares_test
 
     values = np.full((2000, 2), 0.75)
     values[:4] = [1.0, 0.5]

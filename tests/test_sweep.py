@@ -10,13 +10,13 @@ import typer
 from numba import njit
 from typer.testing import CliRunner
 
+from analyser.analyses.sweep import best_index, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
 from analyser.cli import sweep as sweep_cli
 from analyser.cli.common import Command, Group
-from analyser.core.errors import UserError
-from analyser.core.policy import ParamSpec, PolicySpec
-from analyser.core.registry import get_game
-from analyser.core.rng import below_nb
-from analyser.sweeps import best_index, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
+from analyser.engine.errors import UserError
+from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.engine.registry import get_game
+from analyser.kernels.rng import below_nb
 from tests.toygame.policies import extreme_nb
 from tests.toygame.rules import POLICY_SIG
 
@@ -215,8 +215,8 @@ def test_values_that_change_nothing_flag_nothing_over_seeds():
 
 
 def test_common_deals_rotations_and_recheck(monkeypatch):
-    import analyser.core.runner as runner_module
-    from analyser.api import simulate
+    import analyser.engine.pipeline as runner_module
+    from analyser.analyses.simulate import simulate
 
     built = []
 

@@ -1,4 +1,4 @@
-"""analyser.tournaments and ``analyser tournament``: common duplicate deals for every pair, the
+"""analyser.analyses.tournament and ``analyser tournament``: common duplicate deals for every pair, the
 head-to-head matrix, Bradley-Terry ratings, results files, and one-line errors with exit code 2."""
 import dataclasses
 import json
@@ -9,13 +9,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from analyser.analyses.compare import compare
+from analyser.analyses.seatings import neighbour_orders, table_seatings
+from analyser.analyses.tournament import load_tournament, tournament
 from analyser.cli.common import Command, Group
 from analyser.cli.tournament import tournament as tournament_command
-from analyser.comparison import compare
-from analyser.core.errors import UserError
-from analyser.core.registry import get_game
-from analyser.seatings import neighbour_orders, table_seatings
-from analyser.tournaments import load_tournament, tournament
+from analyser.engine.errors import UserError
+from analyser.engine.registry import get_game
 
 THREE = ["random", "saver", "pickup"]
 

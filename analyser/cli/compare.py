@@ -80,9 +80,9 @@ def compare(
     Two names for one deterministic policy give an exact tie, [0, 0]. With 3+ seats it says when the tables
     where A sits alone and where B does disagree (the answer depends on the table).
     """
+    from analyser.analyses.compare import compare as run_compare
     from analyser.cli.plot import checked_plot_path
-    from analyser.comparison import compare as run_compare
-    from analyser.core.registry import parse_rule_args
+    from analyser.engine.registry import parse_rule_args
 
     plot = checked_plot_path(plot)
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
@@ -123,9 +123,9 @@ def print_compare_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
+    from analyser.analyses.compare import SAME, heterogeneity_text
     from analyser.cli.tables import _whole_numbers
-    from analyser.comparison import SAME, heterogeneity_text
-    from analyser.core.registry import get_game, plural
+    from analyser.engine.registry import get_game, plural
 
     console = console or Console()
     m = result.meta

@@ -19,7 +19,7 @@ def games():
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import game_names, get_game, plural
+    from analyser.engine.registry import game_names, get_game, plural
 
     console = Console()
     for name in game_names():
@@ -56,7 +56,7 @@ def policies(game: Annotated[str, typer.Argument(metavar=GAME, help="Game whose 
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import get_game
+    from analyser.engine.registry import get_game
 
     spec = get_game(game)
     table = Table(title=f"{spec.title}: policies (--policy NAME:PARAM=VALUE,...; "

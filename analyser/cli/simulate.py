@@ -91,9 +91,9 @@ def simulate(
 
     Per run: game length, events, aborted games and speed.
     """
-    from analyser.api import simulate as run_simulation
-    from analyser.core.errors import UserError
-    from analyser.core.registry import parse_rule_args
+    from analyser.analyses.simulate import simulate as run_simulation
+    from analyser.engine.errors import UserError
+    from analyser.engine.registry import parse_rule_args
 
     if rerun and precision is None:
         raise UserError("--rerun repeats a --precision run at the count it reached: give --precision H too")
@@ -120,8 +120,8 @@ def show(
 ):
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
     with --out."""
-    from analyser.core.registry import lazy
-    from analyser.results import load
+    from analyser.analyses.records import load
+    from analyser.engine.registry import lazy
 
     result = load(file)
     kind = result.meta.get("kind")

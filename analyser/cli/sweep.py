@@ -85,8 +85,8 @@ def sweep(
 
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """
-    from analyser.core.registry import parse_rule_args
-    from analyser.sweeps import sweep as run_sweep
+    from analyser.analyses.sweep import sweep as run_sweep
+    from analyser.engine.registry import parse_rule_args
 
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = checked_plot_path(plot)
@@ -127,8 +127,7 @@ def print_sweep_table(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import get_game, plural
-    from analyser.sweeps import (
+    from analyser.analyses.sweep import (
         arrangements_text,
         baseline_text,
         best_text,
@@ -137,6 +136,7 @@ def print_sweep_table(result, console=None):
         others_text,
         recheck_text,
     )
+    from analyser.engine.registry import get_game, plural
 
     console = console or Console()
     m, t = result.meta, result.table
@@ -173,7 +173,7 @@ def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name
            tests: bool = False) -> None:
     """One row per setting: the parameters, a level and a difference with their intervals; with ``tests``,
     Holm's p (of the win share difference) and the marks."""
-    from analyser.sweeps import format_p
+    from analyser.analyses.sweep import format_p
 
     for name in (*names, level_name, "95% CI", diff_name, "95% CI", *(("Holm p", "") if tests else ())):
         table.add_column(name, justify="right", overflow="fold")

@@ -7,7 +7,7 @@ import math
 from rich.console import Console
 from rich.table import Table
 
-from analyser.core.registry import plural
+from analyser.engine.registry import plural
 from analyser.stats.summary import pooling
 
 

@@ -108,9 +108,9 @@ def tournament(
     Mixed tables (--tables mixed): each cell is the share of plays the row policy finished above the column policy;
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
     """
+    from analyser.analyses.tournament import tournament as run_tournament
     from analyser.cli.plot import checked_plot_path
-    from analyser.core.registry import parse_rule_args
-    from analyser.tournaments import tournament as run_tournament
+    from analyser.engine.registry import parse_rule_args
 
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = checked_plot_path(plot)
@@ -142,7 +142,7 @@ def print_tournament_tables(result, console=None):
     from rich.table import Table
 
     from analyser.cli.tables import _whole_numbers
-    from analyser.core.registry import get_game, plural
+    from analyser.engine.registry import get_game, plural
 
     console = console or Console()
     m = result.meta

@@ -54,9 +54,9 @@ def trace(
     """Play one game (Palace) or match and print every move.
 
     It is exactly the game or match that `simulate` played with that index and seed."""
-    from analyser.api import trace as run_trace
-    from analyser.core.config import MAX_INDEX, whole_number
-    from analyser.core.registry import get_game, parse_rule_args
+    from analyser.analyses.simulate import trace as run_trace
+    from analyser.engine.config import MAX_INDEX, whole_number
+    from analyser.engine.registry import get_game, parse_rule_args
 
     deal = one_of({"--deal": deal, "--unit": unit}, 0)
     spec = get_game(game)

@@ -67,13 +67,13 @@ def vary(
     Per team (or seat): win share and score under each value, and the change from the first value with a
     95% interval paired by deal. Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
     """
+    from analyser.analyses.vary import vary as run_vary
     from analyser.cli.plot import checked_plot_path
-    from analyser.rule_effects import vary as run_vary
 
     plot = checked_plot_path(plot)
     name, eq, values = setting.partition("=")
     count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    from analyser.core.registry import parse_rule_args
+    from analyser.engine.registry import parse_rule_args
 
     result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=count,
                       seed=seed, rules=parse_rule_args(rule), threads=threads, unit=unit, out=out,
@@ -90,7 +90,7 @@ def print_vary_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.core.registry import plural
+    from analyser.engine.registry import plural
 
     console = console or Console()
     m = result.meta

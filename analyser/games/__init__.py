@@ -1,1 +1,1 @@
-"""One package per game; each registers a GameSpec in analyser.core.registry."""
+"""One package per game; each registers a GameSpec in analyser.engine.registry."""

@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from analyser.core.errors import UserError
+from analyser.engine.errors import UserError
 
 INTERVAL = "95% intervals"
 ACCENT, MUTED, FAIR = "#1f5fa8", "#9bb7d9", "#c0392b"
@@ -112,7 +112,7 @@ def pct(x: float, digits: int = 1) -> str:
 
 def game_spec(meta: dict):
     """The run's GameSpec (None when the game is not registered here)."""
-    from analyser.core.registry import get_game
+    from analyser.engine.registry import get_game
 
     try:
         return get_game(meta["game"]).for_unit(meta.get("unit"))
@@ -136,7 +136,7 @@ def fair_share(meta: dict, game=None) -> float | None:
 
 def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
     """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
-    from analyser.core.registry import plural
+    from analyser.engine.registry import plural
 
     game = game or game_spec(meta)
     parts = [game_title(meta, game)]
@@ -200,7 +200,7 @@ def _win_panels(result, ax_seat, ax_policy) -> None:
 
 def _length_panel(result, ax) -> None:
     """Distribution of the completed units' length, mean and 95th percentile marked."""
-    from analyser.core.registry import plural
+    from analyser.engine.registry import plural
 
     game, hist = result.game, np.asarray(result.tally.length_hist, float)
     units = plural(game.unit)

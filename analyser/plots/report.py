@@ -129,7 +129,7 @@ def rules_figure(report):
 
 
 def _length(report) -> str:
-    from analyser.reports.template import _length as length
+    from analyser.analyses.report.template import _length as length
 
     return length(report)
 

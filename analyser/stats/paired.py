@@ -1,7 +1,7 @@
 """Paired (duplicate-deal) statistics for comparing two policies.
 
 Every deal d is played once in each of K seat arrangements of policies A and B
-(see analyser.comparison). For one play (deal d, arrangement k) and a per-seat
+(see analyser.analyses.compare). For one play (deal d, arrangement k) and a per-seat
 quantity q (win share or score):
 
     x[d, k] = mean of q over A's seats - mean of q over B's seats,

@@ -18,7 +18,7 @@ Counts may be fractional (shared wins, effective numbers of games). Half a win
 is added to each side of every pair (``smoothing``) so that a pair won every
 time has a finite estimate; against thousands of games it moves nothing.
 
-Intervals. ``analyser.tournaments`` passes effective numbers of games that
+Intervals. ``analyser.analyses.tournament`` passes effective numbers of games that
 give each pair the variance its paired per-deal results had (see that module),
 so the binomial weights are right for each pair alone; but every pair plays
 the same deals, so the pairs are not independent. With ``influence`` (per deal

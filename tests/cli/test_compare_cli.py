@@ -7,8 +7,8 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
+from analyser.analyses.compare import load_compare
 from analyser.cli.main import app
-from analyser.comparison import load_compare
 
 runner = CliRunner()
 BASE = ["compare", "palace", "--policy", "saver", "--policy", "lowest", "--no-progress"]

@@ -77,12 +77,12 @@ def test_ctrl_c_while_loading_is_one_line_and_130(monkeypatch):
     """Ctrl-C outside the runner's chunk loop (loading compiled code, say): no traceback either."""
     from typer.testing import CliRunner
 
-    import analyser.api
+    import analyser.analyses.simulate
     from analyser.cli.main import app
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analyser.api, "simulate", interrupted)
+    monkeypatch.setattr(analyser.analyses.simulate, "simulate", interrupted)
     r = CliRunner().invoke(app, ["simulate", "palace", "-n", "10", "--no-progress"])
     assert r.exit_code == 130 and r.stderr.strip() == "interrupted"

@@ -2,7 +2,7 @@
 
 Each ``check_*`` raises AssertionError naming what broke; test_kit.py runs
 them over ``game_names()``. They reach a game only through its GameSpec and
-its GameKit (analyser.core.kit), so a new game gets them by registering.
+its GameKit (analyser.testing.kit), so a new game gets them by registering.
 """
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import numpy as np
 from numpy.lib.recfunctions import repack_fields
 
 import analyser
-from analyser.core.config import RunConfig
-from analyser.core.policy import as_seat_policy
-from analyser.core.registry import GameSpec
-from analyser.core.runner import ChunkRunner
+from analyser.engine.config import RunConfig
+from analyser.engine.pipeline import ChunkRunner
+from analyser.engine.policies import as_seat_policy
+from analyser.engine.registry import GameSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -216,7 +216,7 @@ def check_streams_follow_policies(game: GameSpec, kit, players: int, rules: dict
 # -- outcomes --------------------------------------------------------------------------------------------------
 
 def check_outcomes(game: GameSpec, players: int, rules: dict | None, n: int, seed: int = 8) -> np.ndarray:
-    """The outcome block's promises (analyser.core.outcome), record by record."""
+    """The outcome block's promises (analyser.kernels.outcome), record by record."""
     rec = analyser.simulate(game.name, players=players, policies=mix(game, players), rules=rules, n=n, seed=seed,
                             first_deal=10).records
     p = players

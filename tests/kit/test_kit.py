@@ -1,12 +1,12 @@
 """The shared test kit: the checks of checks.py over every registered game.
 
 A game gets all of this by registering a GameSpec with a ``kit`` (see
-analyser.core.kit); tests/conftest.py registers the toy game, so the kit
+analyser.testing.kit); tests/conftest.py registers the toy game, so the kit
 always runs over at least two games unlike each other.
 """
 import pytest
 
-from analyser.core.registry import game_names, get_game
+from analyser.engine.registry import game_names, get_game
 from tests.kit import checks
 
 GAMES = game_names()

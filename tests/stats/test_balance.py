@@ -10,7 +10,7 @@ from rich.console import Console
 
 import analyser
 from analyser.cli.tables import run_table
-from analyser.core.registry import get_game
+from analyser.engine.registry import get_game
 from analyser.games.enemy_anemone.records import RECORD_DTYPE as ANEMONE_DTYPE
 from analyser.games.palace.records import RECORD_DTYPE as PALACE_DTYPE
 from analyser.stats import balance
@@ -191,7 +191,7 @@ def test_a_real_run_has_figures_in_range_that_survive_a_results_file(run, tmp_pa
     for key in BALANCE_KEYS:
         assert rebuilt[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
     path = run.save(tmp_path / "r.parquet")
-    back = analyser.results.load(path).figures
+    back = analyser.analyses.records.load(path).figures
     for key in BALANCE_KEYS:
         assert back[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
 

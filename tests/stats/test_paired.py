@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from analyser.comparison import arrangements
+from analyser.analyses.compare import arrangements
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.stats.intervals import mean_ci
 from analyser.stats.paired import PairedTally, arrangement_frame, heterogeneity, kinds_of, summary_frame

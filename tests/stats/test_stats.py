@@ -5,7 +5,7 @@ import pytest
 from scipy.stats import binomtest
 
 import analyser
-from analyser.core.registry import get_game
+from analyser.engine.registry import get_game
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.stats.intervals import mean_ci, wilson
 from analyser.stats.summary import policy_table, run_figures, seat_table

@@ -8,8 +8,8 @@ handed the whole table (so a peeking one can be written, and caught).
 """
 import numpy as np
 
-from analyser.core.policy import ParamSpec, PolicySpec
-from analyser.core.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
+from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.engine.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
 from tests.toygame.rules import RECORD_DTYPE
 
 NAME = "highcard"
@@ -24,7 +24,7 @@ POLICIES = (
 
 
 def _trace(seed, unit, players, settings, fns, params, streams):
-    from analyser.core.cards import card_names
+    from analyser.kernels.cards import card_names
     from tests.toygame.rules import DEAL, HAND_END, LOG_PER_HAND, PLAY, trace_nb
 
     log = np.zeros(8 + LOG_PER_HAND * int(settings[0]), np.int32)

@@ -1,7 +1,7 @@
-"""High card's hooks for the shared test kit (see analyser.core.kit)."""
+"""High card's hooks for the shared test kit (see analyser.testing.kit)."""
 import numpy as np
 
-from analyser.core.kit import GameKit, Position
+from analyser.testing.kit import GameKit, Position
 from tests.toygame import rules
 from tests.toygame.rules import DECK, SEATS, TABLE_DTYPE
 

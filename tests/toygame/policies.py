@@ -4,7 +4,7 @@ memory. ``peek_policy`` reads the other hands: it is never registered, the kit
 uses it to show that its hidden-information check catches a cheat."""
 from numba import njit
 
-from analyser.core.rng import uniform_choice_nb
+from analyser.kernels.rng import uniform_choice_nb
 from tests.toygame.rules import POLICY_SIG
 
 

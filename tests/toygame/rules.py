@@ -16,8 +16,8 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from analyser.core.outcome import outcome_fields
-from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
+from analyser.kernels.outcome import outcome_fields
+from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 
 SEATS, HAND, DECK, MEMORY = 4, 3, 20, 4
 STOCK = DECK - SEATS * HAND

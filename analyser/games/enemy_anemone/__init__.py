@@ -4,7 +4,7 @@ A unit is a match of ``hands`` hands (default 4); ``--unit hand`` plays single
 hands. This module declares the game without importing numba: the engine, the
 policies and the trace load only when a run needs them.
 """
-from analyser.core.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
 from analyser.games.enemy_anemone.catalog import POLICIES
 from analyser.games.enemy_anemone.constants import ERROR, MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.records import RECORD_DTYPE

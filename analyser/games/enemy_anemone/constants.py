@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+from analyser.kernels.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
 
 MAX_PLAYERS = 6
 N_SUITS = 6
@@ -82,7 +82,7 @@ SETTING = _Setting()
 
 
 class _Event(NamedTuple):
-    """Trace log events (analyser.core.eventlog): ``type, hand, seat, a, b`` then the cards."""
+    """Trace log events (analyser.kernels.eventlog): ``type, hand, seat, a, b`` then the cards."""
     DEAL: int = 1        # seat -1; cards: every hand in seat order (a = cards each), then the draw pile, top first
     START: int = 2       # seat = the hand's starter
     PLAY: int = 3        # a = +1 tokens + 16 * +2 tokens attached, b = the card's value; cards: the card

@@ -11,9 +11,9 @@ uncompiled check covers both paths).
 """
 import numpy as np
 
-from analyser.core.bits import mark_nb
-from analyser.core.jit import inline_kernel
 from analyser.games.enemy_anemone.policies import greedy_policy, lowball_policy, random_policy, timing_policy
+from analyser.kernels.bits import mark_nb
+from analyser.kernels.jit import inline_kernel
 
 POINTER, RANDOM, GREEDY, TIMING, LOWBALL = range(5)
 BUILT_IN = {RANDOM: random_policy, GREEDY: greedy_policy, TIMING: timing_policy, LOWBALL: lowball_policy}

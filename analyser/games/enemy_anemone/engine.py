@@ -8,12 +8,12 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from analyser.core.jit import kernel
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
+from analyser.kernels.jit import kernel
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # matches per parallel work item

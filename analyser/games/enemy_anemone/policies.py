@@ -18,9 +18,6 @@ else the lowest card; 1 lowest; 2 highest.
 import numpy as np
 from numba import njit
 
-from analyser.core.bits import count_nb, highest_nb, lowest_nb
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import below_nb
 from analyser.games.enemy_anemone.constants import (
     ACTION,
     BONUS_RANKS,
@@ -35,6 +32,9 @@ from analyser.games.enemy_anemone.constants import (
     SUIT_MASK,
 )
 from analyser.games.enemy_anemone.state import POLICY_SIG
+from analyser.kernels.bits import count_nb, highest_nb, lowest_nb
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import below_nb
 
 DISCARD_BONUS, DISCARD_LOWEST, DISCARD_HIGHEST = 0, 1, 2
 _ONE = np.uint64(1)
@@ -142,7 +142,7 @@ def timing_nb(pub, pv, only_to_win, min_points, min_tokens):
     return play + tokens_nb(spend, twos) if use else card
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def random_policy(pub, pv, legal, params):
     """Uniform over the legal (card, k1, k2): one draw over cards * (ones+1) * (twos+1)."""
     cards = pv["legal"]
@@ -156,7 +156,7 @@ def random_policy(pub, pv, legal, params):
     return play_nb(nth_nb(cards, k % n), rest % (ones + 1), rest // (ones + 1))
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def greedy_policy(pub, pv, legal, params):
     """Wins the trick when it can, as cheaply as possible, else dumps its lowest card; never spends tokens."""
     if pub["discard"]:
@@ -164,7 +164,7 @@ def greedy_policy(pub, pv, legal, params):
     return greedy_card_nb(pub, pv["legal"], 0)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def timing_policy(pub, pv, legal, params):
     """timing_nb, except in the last late_tricks tricks of the match, where tokens
     are worth nothing but a tiebreak: it then plays greedy's card counting every
@@ -179,7 +179,7 @@ def timing_policy(pub, pv, legal, params):
     return timing_nb(pub, pv, params[1], params[2], params[3])
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def lowball_policy(pub, pv, legal, params):
     """Ducks with its lowest card for the first ``duck`` tricks of each hand (the
     lowest card takes a token), then spends them as timing with only_to_win=1."""

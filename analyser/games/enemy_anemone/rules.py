@@ -11,10 +11,6 @@ branch implements. Everything is a ``kernel``: no allocation, no refcounts.
 """
 import numpy as np
 
-from analyser.core.bits import BIT, NONE, count_nb, lowest_nb
-from analyser.core.eventlog import log_event_nb, log_value_nb
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
 from analyser.games.enemy_anemone.constants import (
     ACTION,
     BONUS_MASK,
@@ -33,6 +29,10 @@ from analyser.games.enemy_anemone.constants import (
     TOKEN_FROM,
 )
 from analyser.games.enemy_anemone.dispatch import decide_nb
+from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb
+from analyser.kernels.eventlog import log_event_nb, log_value_nb
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
 
 
 @kernel
@@ -75,7 +75,7 @@ def begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log):
 @kernel
 def start_hand_nb(seed, unit, streams, pub, priv, hid, log):
     """Deal hand ``pb["hand"]`` from its own stream and give the lead to its starter.
-    Each seat's policy stream restarts from the hand's sub-stream (see analyser.core.rng)."""
+    Each seat's policy stream restarts from the hand's sub-stream (see analyser.kernels.rng)."""
     pb = pub[0]
     hd = hid[0]
     h = pb["hand"]

@@ -5,7 +5,7 @@ The state is split by who may see it, so that honesty is structural:
   hand, the score piles (won cards lie face up), every seat's tokens and side,
   hand sizes, discard counts, scores;
 - ``PRIVATE_DTYPE``: one record per seat: its hand and its own discards (as
-  card masks, see analyser.core.bits), the cards it may choose from now, its
+  card masks, see analyser.kernels.bits), the cards it may choose from now, its
   policy's random stream and memory;
 - ``HIDDEN_DTYPE``: the draw pile, the deal's stream and the match's counters;
   never handed to a policy.
@@ -15,7 +15,7 @@ import numba
 import numpy as np
 from numba import njit, types
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.enemy_anemone.constants import DRAW_PILE, MAX_HANDS, MAX_PLAYERS, MAX_TRICK, N_CARDS
 from analyser.games.enemy_anemone.records import COUNTERS
 

@@ -12,13 +12,13 @@ import warnings
 import numpy as np
 from numba import njit, types
 
-from analyser.core.eventlog import read_events
 from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FROM, card_name
 from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
+from analyser.kernels.eventlog import read_events
 
 TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
                        types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])

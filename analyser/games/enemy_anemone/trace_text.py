@@ -9,7 +9,7 @@ trace cut to one hand (``--hand K``: the setup and that hand's events).
 """
 from __future__ import annotations
 
-from analyser.core.trace_lines import WIDTH, pack, run_header
+from analyser.io.trace_lines import WIDTH, pack, run_header
 
 BONUS_RANKS = (3, 5, 8)
 

@@ -7,7 +7,7 @@ needs them.
 """
 import numpy as np
 
-from analyser.core.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
 from analyser.games.olenon.catalog import POLICIES
 from analyser.games.olenon.constants import ERROR, MAX_ROUNDS_TO_WIN, PLAYERS
 from analyser.games.olenon.records import RECORD_DTYPE

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+from analyser.kernels.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
 
 PLAYERS = 4
 TEAMS = 2
@@ -64,7 +64,7 @@ SETTING = _Setting()
 
 
 class _Event(NamedTuple):
-    """Trace log events (analyser.core.eventlog): ``type, round, seat, a, b`` then values."""
+    """Trace log events (analyser.kernels.eventlog): ``type, round, seat, a, b`` then values."""
     DEAL: int = 1        # seat = the round's starter; values: the four hands (7 each), then the set-aside cards
     PLAY: int = 2        # a = value, b = count (onto an empty table or added to it)
     REPLACE: int = 3     # a = value, b = count; values: the discarded cards' value

@@ -8,11 +8,11 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from analyser.core.jit import kernel
 from analyser.games.olenon.constants import PLAYERS
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.rules import play_match_nb
 from analyser.games.olenon.state import POLICIES_T, new_state_nb
+from analyser.kernels.jit import kernel
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # matches per parallel work item

@@ -11,10 +11,10 @@ arguments (randomness from ``pv["rng"]``); it never writes to ``pub`` or ``legal
 """
 from numba import njit
 
-from analyser.core.jit import inline_kernel
-from analyser.core.rng import uniform_choice_nb
 from analyser.games.olenon.constants import ACTION, N_VALUES, PLAYERS, TABLE
 from analyser.games.olenon.state import POLICY_SIG
+from analyser.kernels.jit import inline_kernel
+from analyser.kernels.rng import uniform_choice_nb
 
 
 @inline_kernel
@@ -76,17 +76,17 @@ def shed_nb(pub, hand):
     return put_nb(w, k) if w >= 0 else ACTION.PASS
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def random_policy(pub, pv, legal, params):
     return uniform_choice_nb(pv["rng"], legal)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def shed_policy(pub, pv, legal, params):
     return shed_nb(pub, pv["hand"])
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def tempo_policy(pub, pv, legal, params):
     """shed, with limits on replacing (params: margin, spend, zeros, finish, keep_high)."""
     hand = pv["hand"]
@@ -109,7 +109,7 @@ def tempo_policy(pub, pv, legal, params):
     return put_nb(w, k)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def partner_policy(pub, pv, legal, params):
     """Pass on the partner's table when the partner can go out soon (params: soon); else shed."""
     k = pub["table_len"]

@@ -10,19 +10,6 @@ each branch implements. Everything is a ``kernel``: no allocation, no refcounts.
 """
 import numpy as np
 
-from analyser.core.bits import BIT, NONE, lowest_nb, mark_nb
-from analyser.core.eventlog import log_event_nb, log_value_nb
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import (
-    DEAL_SLOT,
-    POLICY_SLOT,
-    STREAMS_PER_HAND,
-    UNIT_STREAM,
-    below_nb,
-    keyed_seed_nb,
-    shuffle_from_nb,
-    unit_key_nb,
-)
 from analyser.games.olenon.constants import (
     ACTION,
     DECK,
@@ -37,6 +24,19 @@ from analyser.games.olenon.constants import (
     SET_ASIDE,
     SETTING,
     TABLE,
+)
+from analyser.kernels.bits import BIT, NONE, lowest_nb, mark_nb
+from analyser.kernels.eventlog import log_event_nb, log_value_nb
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import (
+    DEAL_SLOT,
+    POLICY_SLOT,
+    STREAMS_PER_HAND,
+    UNIT_STREAM,
+    below_nb,
+    keyed_seed_nb,
+    shuffle_from_nb,
+    unit_key_nb,
 )
 
 # PUT_BITS[w, m]: the actions that put 1..m cards of value w down; REPLACE_BIT[w, k]: replacing k cards by w.

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 from numba import njit, types
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.olenon.constants import LEGAL_SIZE, N_CARDS, N_VALUES, PLAYERS, SET_ASIDE, TEAMS
 from analyser.games.olenon.records import COUNTERS
 
@@ -51,7 +51,7 @@ HIDDEN_DTYPE = np.dtype([
     ("deck", np.int8, (N_CARDS,)),      # the shuffle buffer
     ("set_aside", np.int8, (SET_ASIDE,)),
     ("rng", np.uint64, (1,)),           # this round's deal stream
-    ("key", np.uint64),                 # what the match's stream seeds share (analyser.core.rng.unit_key_nb)
+    ("key", np.uint64),                 # what the match's stream seeds share (analyser.kernels.rng.unit_key_nb)
     ("first", np.int8),                 # the first round's starter
     ("over", np.bool_),
     ("winner", np.int8),                # the team that won the match (-1: none yet)

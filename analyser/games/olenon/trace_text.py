@@ -9,7 +9,7 @@ went out. Works on a whole match and on a trace cut to one round (``--round K``)
 """
 from __future__ import annotations
 
-from analyser.core.trace_lines import pack, run_header
+from analyser.io.trace_lines import pack, run_header
 
 
 def _cards(cards) -> str:

@@ -5,7 +5,7 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.core.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
 from analyser.games.palace.catalog import POLICIES
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE

@@ -1,7 +1,7 @@
 """Palace constants as NamedTuple instances: numba folds them, Python reads names."""
 from typing import NamedTuple
 
-from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+from analyser.kernels.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
 
 MAX_PLAYERS = 4
 MAX_SLOTS = 6          # face-down / face-up cards per player at most (2 players)

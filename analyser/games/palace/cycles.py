@@ -25,9 +25,9 @@ positions repeat there too. Looking only there is what keeps the watch cheap.
 """
 import numpy as np
 
-from analyser.core.jit import kernel
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.state import PUBLIC_DTYPE
+from analyser.kernels.jit import kernel
 
 WATCH_FROM = 128    # actions before the first snapshot
 FIRST_WINDOW = 32   # actions compared with the first snapshot; each later window is twice as long

@@ -9,11 +9,11 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from analyser.core.jit import kernel
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import new_game_nb, play_out_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
+from analyser.kernels.jit import kernel
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # deals per parallel work item

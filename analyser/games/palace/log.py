@@ -5,7 +5,7 @@ followed by its cards; trace.py decodes it.
 """
 from numba import njit
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.palace.constants import LOG_EVENT_CARDS
 
 

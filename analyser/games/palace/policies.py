@@ -22,12 +22,12 @@ Swap rules (the ``swap`` parameter every policy has):
 import numpy as np
 from numba import njit
 
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import below_nb, uniform_choice_nb
 from analyser.games.palace.catalog import VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
 from analyser.games.palace.rules import legal_words_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import below_nb, uniform_choice_nb
 
 SWAP_KEEP, SWAP_STRONG, SWAP_WEAK, SWAP_RANDOM = 0, 1, 2, 3
 # How much a card is worth keeping, by rank: 10 > 2 > A > K > ... > 3.
@@ -138,14 +138,14 @@ def saver_play_nb(pub, pv, legal, ranks, keep, burn_at):
     return ACTION.PICKUP
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def random_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
     return uniform_choice_nb(pv["rng"], legal)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def lowest_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
@@ -157,7 +157,7 @@ def lowest_policy(pub, pv, legal, params):
     return ACTION.PICKUP
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def saver_policy(pub, pv, legal, params):
     if pub["phase"] == PHASE.SWAP:
         return swap_nb(pub, pv, legal, params[0])
@@ -169,7 +169,7 @@ def saver_policy(pub, pv, legal, params):
 VOLUNTARY_SLOT = 0      # pickup_policy: pv["memory"][0] counts its voluntary pickups this game
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def pickup_policy(pub, pv, legal, params):
     """Picks up a pile of at most max_pile cards rather than spend a card of
     spend_rank or higher or a special, at most max_voluntary times a game; else

@@ -2,8 +2,8 @@
 and reading results files must not load the compiler)."""
 import numpy as np
 
-from analyser.core.outcome import outcome_fields
 from analyser.games.palace.constants import MAX_PLAYERS
+from analyser.kernels.outcome import outcome_fields
 
 P = MAX_PLAYERS
 

@@ -10,8 +10,6 @@ Everything here is a ``kernel`` (no reference counting, no allocation).
 """
 import numpy as np
 
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 from analyser.games.palace.constants import (
     ACTION,
     DRAW_PILE,
@@ -29,6 +27,8 @@ from analyser.games.palace.constants import (
 from analyser.games.palace.cycles import watch_nb
 from analyser.games.palace.log import log_card_nb, log_event_nb
 from analyser.games.palace.state import PLAY_WORDS
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 
 SHORT_GAME, TEN_ON_ANYTHING, MAX_ACTIONS = 0, 1, 2   # indices into the settings row
 
@@ -73,7 +73,7 @@ def reset_nb(pub, priv, hid):
 @kernel
 def deal_nb(seed, deal, players, settings, streams, pub, priv, hid):
     """Shuffle with the deal's stream and lay out face-down, face-up, hand, draw
-    pile. Seat s's policy draws from policy stream ``streams[s]`` (see analyser.core.rng)."""
+    pile. Seat s's policy draws from policy stream ``streams[s]`` (see analyser.kernels.rng)."""
     reset_nb(pub, priv, hid)
     pb = pub[0]
     hd = hid[0]

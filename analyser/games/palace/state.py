@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numba import njit, types
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
 from analyser.games.palace.records import COUNTERS
 

@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 from numba import njit, types
 
-from analyser.core.cards import card_names
 from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SOURCE_NAMES
 from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import deal_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
+from analyser.kernels.cards import card_names
 
 TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
                        types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])

@@ -1,7 +1,7 @@
 """The people's form of a Palace trace: replays the events and shows the table as it goes."""
 from __future__ import annotations
 
-from analyser.core.cards import parse_card
+from analyser.kernels.cards import parse_card
 
 
 def _cards(cards) -> str:

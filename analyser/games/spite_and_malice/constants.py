@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyser.core.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
+from analyser.kernels.outcome import ERROR  # noqa: F401  (the games' modules name it from here)
 
 PLAYERS = 2
 KING = 13
@@ -93,7 +93,7 @@ STOCK_OUT_NAMES = ("on_draw", "at_once")
 
 
 class _Event(NamedTuple):
-    """Trace log events (analyser.core.eventlog): ``type, round, seat, a, b`` then values."""
+    """Trace log events (analyser.kernels.eventlog): ``type, round, seat, a, b`` then values."""
     DEAL: int = 1        # one per seat; a = payoff size; values: the payoff pile bottom to top, then the hand
     START: int = 2       # seat = the round's starter, a = START_WHY
     TURN: int = 3        # seat starts a turn, a = the turn's number in the round; values: the cards drawn

@@ -8,11 +8,11 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from analyser.core.jit import kernel
 from analyser.games.spite_and_malice.constants import PLAYERS
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
+from analyser.kernels.jit import kernel
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 16   # matches per parallel work item (a match is hundreds of decisions)

@@ -23,8 +23,6 @@ builder and patient share ``choose_nb``, a fixed order of preferences:
 """
 from numba import njit
 
-from analyser.core.jit import inline_kernel
-from analyser.core.rng import uniform_choice_nb
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     COMPLETE,
@@ -37,6 +35,8 @@ from analyser.games.spite_and_malice.constants import (
     SRC_SIDE,
 )
 from analyser.games.spite_and_malice.state import POLICY_SIG
+from analyser.kernels.jit import inline_kernel
+from analyser.kernels.rng import uniform_choice_nb
 
 
 @inline_kernel
@@ -198,19 +198,19 @@ def choose_nb(pb, pv, save_kings, block, runs, dump):
     return a
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def random_policy(pub, pv, legal, params):
     return uniform_choice_nb(pv["rng"], legal)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def builder_policy(pub, pv, legal, params):
     """choose_nb with Kings kept for chains to the payoff card, no blocking,
     side runs, and every natural card played that fits."""
     return choose_nb(pub, pv, True, False, True, True)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.core.jit
+@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def patient_policy(pub, pv, legal, params):
     """choose_nb with params: save_kings, block, side_runs, dump."""
     return choose_nb(pub, pv, params[0] > 0, params[1] > 0, params[2] > 0, params[3] > 0)

@@ -2,8 +2,8 @@
 games and reading results files must not load the compiler)."""
 import numpy as np
 
-from analyser.core.outcome import outcome_fields
 from analyser.games.spite_and_malice.constants import PLAYERS
+from analyser.kernels.outcome import outcome_fields
 
 P = PLAYERS
 

@@ -12,17 +12,6 @@ no allocation, no refcounts.
 """
 import numpy as np
 
-from analyser.core.eventlog import log_event_nb, log_value_nb
-from analyser.core.jit import inline_kernel, kernel
-from analyser.core.rng import (
-    DEAL_SLOT,
-    POLICY_SLOT,
-    STREAMS_PER_HAND,
-    below_nb,
-    keyed_seed_nb,
-    shuffle_from_nb,
-    unit_key_nb,
-)
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     COMPLETE,
@@ -43,6 +32,17 @@ from analyser.games.spite_and_malice.constants import (
     SRC_PAYOFF,
     SRC_SIDE,
     START_WHY,
+)
+from analyser.kernels.eventlog import log_event_nb, log_value_nb
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import (
+    DEAL_SLOT,
+    POLICY_SLOT,
+    STREAMS_PER_HAND,
+    below_nb,
+    keyed_seed_nb,
+    shuffle_from_nb,
+    unit_key_nb,
 )
 
 GOES_ON, WON, DRAWN, STOPPED = 0, 1, 2, 3     # what a move leaves the round in (STOPPED: capped)

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 from numba import njit, types
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.spite_and_malice.constants import (
     COMPLETE,
     LEGAL_SIZE,
@@ -62,7 +62,7 @@ HIDDEN_DTYPE = np.dtype([
     ("stock", np.int8, (N_CARDS,)),       # stock[:stock_len], top last; also the deal's shuffle buffer
     ("payoff", np.int8, (P, MAX_PAYOFF)),  # bottom first; the top is public too
     ("rng", np.uint64, (1,)),             # this round's stream: the deal, the tie, the completed-pile shuffles
-    ("key", np.uint64),                   # what the match's stream seeds share (analyser.core.rng.unit_key_nb)
+    ("key", np.uint64),                   # what the match's stream seeds share (analyser.kernels.rng.unit_key_nb)
     ("first", np.int8),                   # the first round's starter
     ("over", np.bool_),
     ("winner", np.int8),                  # the match's winner (-1: none, or a drawn match)

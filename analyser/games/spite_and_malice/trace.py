@@ -13,8 +13,7 @@ import warnings
 import numpy as np
 from numba import njit, types
 
-from analyser.core.errors import UserError
-from analyser.core.eventlog import HEAD, MAX_EVENT_VALUES, read_events
+from analyser.engine.errors import UserError
 from analyser.games.spite_and_malice.constants import (
     EVENT,
     PLAYERS,
@@ -28,6 +27,7 @@ from analyser.games.spite_and_malice.engine import RECORD_T, record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
+from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
 
 TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
                        types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])

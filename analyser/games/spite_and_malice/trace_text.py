@@ -12,8 +12,8 @@ the turn ended: ``| 9>s3`` a discard onto side pile 3, ``| stop``, or nothing
 """
 from __future__ import annotations
 
-from analyser.core.trace_lines import pack, run_header
 from analyser.games.spite_and_malice.constants import card_name
+from analyser.io.trace_lines import pack, run_header
 
 
 def _cards(cards) -> str:

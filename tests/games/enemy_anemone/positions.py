@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from analyser.core.bits import BIT, NONE
 from analyser.games.enemy_anemone.constants import (
     ACTION,
     MAX_PLAYERS,
@@ -37,6 +36,7 @@ from analyser.games.enemy_anemone.state import (
     new_state_nb,
 )
 from analyser.games.enemy_anemone.trace import decode_log
+from analyser.kernels.bits import BIT, NONE
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number
 NO_LOG = np.zeros(0, np.int32)

@@ -3,11 +3,11 @@ document, and legal actions everywhere."""
 import numpy as np
 import pytest
 
-from analyser.core.bits import BIT
 from analyser.games.enemy_anemone import policies
 from analyser.games.enemy_anemone.catalog import POLICIES
 from analyser.games.enemy_anemone.constants import ACTION, N_SUITS, POINTS, SUIT_MASK, card_of
 from analyser.games.enemy_anemone.state import new_state_nb
+from analyser.kernels.bits import BIT
 
 SPECS = {s.name: s for s in POLICIES}
 

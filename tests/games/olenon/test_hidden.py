@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyser.core.registry import get_game
+from analyser.engine.registry import get_game
 from analyser.games.olenon.constants import ACTION, PLAYERS
 from analyser.games.olenon.kit import OlenonKit, OlenonPosition
 from analyser.games.olenon.policies import shed_nb

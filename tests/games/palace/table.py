@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyser.core.cards import card_name, parse_card, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG, new_state_nb
+from analyser.kernels.cards import card_name, parse_card, rank_value
 
 
 @njit(POLICY_SIG, cache=True)

@@ -4,7 +4,7 @@ is still playing and has a legal action, and a finished game places everyone."""
 import numpy as np
 import pytest
 
-from analyser.core.registry import get_game
+from analyser.engine.registry import get_game
 from analyser.games.palace.constants import ACTION, PHASE
 from tests.games.palace.table import legal_actions
 from tests.kit.checks import entry

@@ -2,8 +2,8 @@
 import numpy as np
 
 import analyser
-from analyser.core.config import RunConfig
-from analyser.core.runner import ChunkRunner
+from analyser.engine.config import RunConfig
+from analyser.engine.pipeline import ChunkRunner
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.cycles import WATCH_FROM, same_position_nb, snapshot_nb

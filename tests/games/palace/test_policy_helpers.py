@@ -3,8 +3,8 @@ over the mask; and the memory the ``pickup`` policy keeps."""
 import numpy as np
 
 import analyser
-from analyser.core.config import RunConfig
-from analyser.core.runner import ChunkRunner
+from analyser.engine.config import RunConfig
+from analyser.engine.pipeline import ChunkRunner
 from analyser.games.palace import stepwise
 from analyser.games.palace.catalog import MAX_VOLUNTARY, VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, N_RANKS

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyser.core.cards import card_names, rank_value
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, DRAW_PILE, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE, SOURCE
 from analyser.games.palace.policies import lowest_policy
 from analyser.games.palace.rules import apply_swap_nb, deal_nb, fill_swap_legal_nb, start_nb
 from analyser.games.palace.state import POLICY_SIG, new_state_nb
 from analyser.games.palace.trace import decode_log
+from analyser.kernels.cards import card_names, rank_value
 from tests.games.palace.table import FACE_DOWN, PICKUP, PLAY, Table
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from analyser.core.rng import below_nb
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import deal_nb, swap_phase_nb
 from analyser.games.palace.state import HIDDEN_T, POLICIES_T, POLICY_SIG, PRIVATE_T, PUBLIC_T, new_state_nb
+from analyser.kernels.rng import below_nb
 from tests.games.palace.table import give_hand
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.core.registry import get_game
-from analyser.core.rng import below_nb, shuffle_from_nb, stream_seed_nb
+from analyser.engine.registry import get_game
 from analyser.games.spite_and_malice.constants import ACTION, DECK, ERROR, N_CARDS, build, discard
 from analyser.games.spite_and_malice.engine import record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import begin_match_nb
 from analyser.games.spite_and_malice.state import new_state_nb
+from analyser.kernels.rng import below_nb, shuffle_from_nb, stream_seed_nb
 from tests.games.spite_and_malice.positions import STREAMS, Table, action, cards, engine_legal, settings_row
 from tests.kit.checks import entry
 

@@ -26,9 +26,9 @@ discovery rate of 5% and say how many tests were made.
 
 Every run uses the report's seed, so every run plays the same deals: a rule
 value's run is paired deal by deal with the report's own run. The statistics
-are the analyser's own (see analyser.reports.sections). The result holds the
-tables (pandas), renders as Markdown (analyser.reports.template) and is written
-all at once or not at all (analyser.reports.writer).
+are the analyser's own (see analyser.analyses.report.sections). The result holds the
+tables (pandas), renders as Markdown (analyser.analyses.report.template) and is written
+all at once or not at all (analyser.analyses.report.writer).
 """
 from __future__ import annotations
 
@@ -40,11 +40,11 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from analyser.core.config import RunConfig, whole_number
-from analyser.core.errors import Interrupted, UserError, choices
-from analyser.core.registry import plural
-from analyser.reports import sections as sec
-from analyser.rule_effects import outcome_groups
+from analyser.analyses.report import sections as sec
+from analyser.analyses.vary import outcome_groups
+from analyser.engine.config import RunConfig, whole_number
+from analyser.engine.errors import Interrupted, UserError, choices
+from analyser.engine.registry import plural
 from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
@@ -118,7 +118,7 @@ class BalanceReport:
     # ------------------------------------------------------------------ output
     def markdown(self, figures: dict[str, str] | None = None) -> str:
         """The report as Markdown; ``figures`` maps a figure name to the path the text links to."""
-        from analyser.reports.template import render_markdown
+        from analyser.analyses.report.template import render_markdown
 
         return render_markdown(self, figures or {})
 
@@ -130,14 +130,14 @@ class BalanceReport:
 
     def to_dict(self) -> dict:
         """Every table and figure of the report with its metadata (the JSON written beside the Markdown)."""
-        from analyser.reports.template import report_dict
+        from analyser.analyses.report.template import report_dict
 
         return report_dict(self)
 
     def save(self, path: str | Path = None) -> Path:
         """Write ``path`` (Markdown; default ``reports/<game>.md``), ``<stem>.json`` and the figures in
         ``<stem>/``, all at once: nothing is replaced until everything is ready."""
-        from analyser.reports.writer import write_report
+        from analyser.analyses.report.writer import write_report
 
         return write_report(self, Path(path) if path is not None else default_path(self.meta["game"]))
 
@@ -145,7 +145,7 @@ class BalanceReport:
         return self.markdown()
 
     def _repr_html_(self) -> str:
-        from analyser.reports.template import render_html
+        from analyser.analyses.report.template import render_html
 
         return render_html(self)
 
@@ -165,7 +165,7 @@ def default_path(game: str) -> Path:
 
 def check_out(path) -> Path:
     """The Markdown file to write, checked before any run."""
-    from analyser.results_file import check_target
+    from analyser.io.results_file import check_target
 
     path = Path(path)
     if path.suffix.lower() != ".md":
@@ -204,7 +204,7 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     announce: called with a line as each section starts (the CLI prints it).
     command: the command line that made the report, recorded in it (the CLI gives it).
     """
-    from analyser.core.progress import in_notebook
+    from analyser.engine.progress import in_notebook
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -215,7 +215,7 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
                            "the tournament's deals per pair", 1)
     todo = _sections(sections)
     if threads is not None:
-        from analyser.core.runner import set_threads
+        from analyser.engine.pipeline import set_threads
 
         threads = set_threads(threads)
     out = check_out(out) if out is not None else None
@@ -274,7 +274,7 @@ def _versions(versions: dict) -> dict:
 
 
 def _simulate(ctx: dict, players: int, policies, rules, streams=None):
-    from analyser.api import simulate
+    from analyser.analyses.simulate import simulate
 
     result = simulate(ctx["config"].game.name, players=players, policies=policies, deals=ctx["count"],
                       seed=ctx["seed"], rules=rules, threads=ctx["threads"], progress=ctx["progress"],
@@ -432,7 +432,7 @@ def _rule_tests(ctx: dict, frame: pd.DataFrame, groups: pd.DataFrame) -> None:
 
 
 def _policies(report: BalanceReport, ctx: dict) -> None:
-    from analyser.tournaments import tournament
+    from analyser.analyses.tournament import tournament
 
     config = ctx["config"]
     spec = config.game

@@ -1,6 +1,6 @@
 """Simulation results: the object the API returns, and reading a results file back.
 
-A results file (written by analyser.results_file.RecordWriter) holds one row per
+A results file (written by analyser.io.results_file.RecordWriter) holds one row per
 unit (per-seat fields flattened to ``rank_0, rank_1, ...``, the seat policies
 as ``policy_0, ...``) and, in the file's key-value metadata under ``analyser``,
 the run's configuration, seed, versions and timing, so ``analyser show`` can
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.core.errors import UserError
-from analyser.core.registry import GameSpec, get_game, lazy, plural
-from analyser.results_file import read_results
+from analyser.engine.errors import UserError
+from analyser.engine.registry import GameSpec, get_game, lazy, plural
+from analyser.io.results_file import read_results
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
 
@@ -68,7 +68,7 @@ class SimulationResult:
 
     def save(self, path: str | Path) -> Path:
         """Write the records and metadata to a Parquet results file (``analyser show`` reads it)."""
-        from analyser.results_file import RecordWriter
+        from analyser.io.results_file import RecordWriter
 
         if self.records is None:
             raise UserError("this result kept no per-unit records to save; run with keep_records=True")
@@ -188,8 +188,9 @@ def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarr
 
 
 # Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
-OTHER_RESULTS = {"compare": "analyser.comparison:load_compare", "sweep": "analyser.sweeps:load_sweep",
-                 "tournament": "analyser.tournaments:load_tournament", "vary": "analyser.rule_effects:load_vary"}
+OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
+                 "sweep": "analyser.analyses.sweep:load_sweep",
+                 "tournament": "analyser.analyses.tournament:load_tournament", "vary": "analyser.analyses.vary:load_vary"}
 
 
 def load(path: str | Path):

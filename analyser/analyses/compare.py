@@ -5,7 +5,7 @@ arrangement of A and B (the same cards: deals depend only on (seed, unit)),
 as duplicate bridge and the computer poker competitions do, and reports A's
 advantage over B paired by deal (see analyser.stats.paired for the numbers).
 
-Arrangements (analyser.seatings):
+Arrangements (analyser.analyses.seatings):
   2 seats:   AB and BA (the rotations of AB);
   n seats:   the n rotations of A B...B and the n rotations of B A...A, a
              balanced subset of the 2^n - 2 mixed tables: each policy sits in
@@ -72,12 +72,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.core.errors import Interrupted, UserError
-from analyser.core.policy import same_policy
-from analyser.core.registry import plural
-from analyser.results_file import read_results
-from analyser.seatings import arrangements, is_team_game, seat_groups
+from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
+from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
+from analyser.engine.errors import Interrupted, UserError
+from analyser.engine.policies import same_policy
+from analyser.engine.registry import plural
+from analyser.io.results_file import read_results
 from analyser.stats.intervals import MIN_STOP_UNITS, Z95, stop_half_width
 from analyser.stats.paired import (
     PairedTally,
@@ -174,8 +174,8 @@ class BatchLoop:
         simulation), ``add(start, size, plays)`` tallies them, ``half_width()`` is the
         half-width the precision target watches (a Chow-Robbins one: intervals.stop_half_width).
         Returns the stop (see stop_text)."""
-        from analyser.core.progress import progress_bar
-        from analyser.core.runner import chunks
+        from analyser.engine.pipeline import chunks
+        from analyser.engine.progress import progress_bar
 
         t_start = time.perf_counter()
         played, batch = 0, self.count
@@ -344,8 +344,8 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     difference's half-width is at most ``precision`` or ``max_deals`` are played.
     out: also write the per-deal values and metadata to this Parquet file.
     """
-    from analyser.core.progress import in_notebook, preparing
-    from analyser.core.runner import ChunkRunner, set_threads
+    from analyser.engine.pipeline import ChunkRunner, set_threads
+    from analyser.engine.progress import in_notebook, preparing
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -370,7 +370,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     meta = _metadata(configs[0], seats, streams, name, precision, cap, is_team_game(seat_groups(teams)))
     meta["same_policy"] = same_policy(configs[0].seats[seats[0].index("A")], configs[0].seats[seats[0].index("B")])
     if out is not None:
-        from analyser.results_file import check_target
+        from analyser.io.results_file import check_target
 
         check_target(Path(out))
     with preparing(progress):
@@ -422,7 +422,7 @@ def _write(path: Path, frame: pd.DataFrame, meta: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from analyser.results_file import META_KEY, check_target
+    from analyser.io.results_file import META_KEY, check_target
 
     check_target(path)
     try:
@@ -516,7 +516,7 @@ def simulate_to_precision(config: RunConfig, precision: float, max_deals: int = 
     (fresh deals the stop never saw) and return that fixed-count run, free of the stop's bias."""
     from dataclasses import replace
 
-    from analyser.core.runner import run
+    from analyser.engine.pipeline import run
 
     precision = check_precision(precision)
     cap = whole_number(max_deals, "--max-deals", 1)

@@ -25,10 +25,10 @@ parameters at their defaults (the other parameters as given).
 
 Arrangements: a seat's advantage is not a strategy's, so every deal is played
 in each rotation of the line-up over the seats (over the teams in a team game,
-so partners stay together: analyser.seatings.rotations), the swept policy in
+so partners stay together: analyser.analyses.seatings.rotations), the swept policy in
 every seat (team) once; when the other seats hold two or more different
 policies, in each of the neighbour-balanced cyclic orders of the line-up
-(analyser.seatings.neighbour_orders), so who sits after whom is balanced too.
+(analyser.analyses.seatings.neighbour_orders), so who sits after whom is balanced too.
 Each policy instance keeps its stream id (its seat in
 the line-up) as it moves. Every value and the baseline meet the same deals,
 arrangements and streams, so a value that plays exactly as the baseline
@@ -86,12 +86,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.core.errors import Interrupted, UserError, choices
-from analyser.core.policy import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
-from analyser.core.registry import get_game, plural
-from analyser.results_file import read_results
-from analyser.seatings import is_team_game, neighbour_orders, rotations, seat_groups
+from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
+from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
+from analyser.engine.errors import Interrupted, UserError, choices
+from analyser.engine.policies import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
+from analyser.engine.registry import get_game, plural
+from analyser.io.results_file import read_results
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 from analyser.stats.multiple import holm, mean_p
 
@@ -291,7 +291,7 @@ def sweep_arrangements(players: int, teams, lineup: list[str] | None = None) -> 
     line-up seat whose policy instance sits on each seat, which is also that seat's stream id. When the
     other seats (teams) hold two or more different policies (``lineup``: a label per seat, the swept
     seat's included), who sits after whom matters, so each neighbour-balanced cyclic order of the
-    line-up (analyser.seatings.neighbour_orders) is played in each rotation."""
+    line-up (analyser.analyses.seatings.neighbour_orders) is played in each rotation."""
     groups = seat_groups(teams)
     mixed = lineup is not None and len({lineup[g[0]] for g in groups}) > 2
     orders = neighbour_orders(len(groups)) if mixed else [tuple(range(len(groups)))]
@@ -415,7 +415,7 @@ class SweepResult:
 
     def save(self, path: str | Path) -> Path:
         """Parquet: the table, with the metadata (best and re-check included) under the analyser key."""
-        from analyser.comparison import _write
+        from analyser.analyses.compare import _write
 
         path = Path(path)
         _write(path, self.table, {**self.meta, "best": self.best, "recheck": self.recheck})
@@ -517,7 +517,7 @@ def _whole(v: float, integer: bool):
 
 
 def _plain(v):
-    from analyser.comparison import _plain as plain
+    from analyser.analyses.compare import _plain as plain
 
     return plain(v)
 
@@ -537,8 +537,8 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     arrangement. check_seed: the re-check's seed (default seed + 1,000,003). out: also write the table
     and metadata to this Parquet file.
     """
-    from analyser.core.progress import in_notebook, preparing, progress_bar
-    from analyser.core.runner import ChunkRunner, chunks, set_threads
+    from analyser.engine.pipeline import ChunkRunner, chunks, set_threads
+    from analyser.engine.progress import in_notebook, preparing, progress_bar
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -563,7 +563,7 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     positions = [ids.index(plan.seat) for ids in homes]
     threads = set_threads(threads)
     if out is not None:
-        from analyser.results_file import check_target
+        from analyser.io.results_file import check_target
 
         check_target(Path(out))
     with preparing(progress):

@@ -32,11 +32,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.comparison import _plain, _rows, _write
-from analyser.core.config import DEFAULT_CHUNK, RunConfig
-from analyser.core.errors import Interrupted, UserError, choices
-from analyser.core.registry import plural
-from analyser.results_file import read_results
+from analyser.analyses.compare import _plain, _rows, _write
+from analyser.engine.config import DEFAULT_CHUNK, RunConfig
+from analyser.engine.errors import Interrupted, UserError, choices
+from analyser.engine.registry import plural
+from analyser.io.results_file import read_results
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci
 from analyser.stats.multiple import mean_p
 
@@ -62,7 +62,7 @@ class VaryResult:
 
     def plot(self):
         """Win share of each group under each value, with 95% intervals (a matplotlib Figure)."""
-        from analyser.plots.rule_effects import vary_figure
+        from analyser.plots.vary import vary_figure
 
         return vary_figure(self)
 
@@ -107,8 +107,8 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     """Play ``n`` deals (default 10,000) under each value of ``setting`` (default: every
     value of a choice or on/off setting; give two or more for a number) with one line-up.
     ``rules`` fixes the other settings. See the module docstring for the statistics."""
-    from analyser.core.progress import in_notebook, preparing, progress_bar
-    from analyser.core.runner import ChunkRunner, chunks, set_threads
+    from analyser.engine.pipeline import ChunkRunner, chunks, set_threads
+    from analyser.engine.progress import in_notebook, preparing, progress_bar
 
     count = n if n is not None else deals if deals is not None else 10_000
     base = RunConfig.build(game, players, policies, count, seed, rules, 0, None, unit)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyser.core.errors import UserError
+from analyser.engine.errors import UserError
 
 META_KEY = b"analyser"
 
@@ -54,7 +54,7 @@ class RecordWriter:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from analyser.results import records_frame
+        from analyser.analyses.records import records_frame
 
         frame = records_frame(rec, self.game, players, self.meta["policies"])
         table = pa.Table.from_pandas(frame, preserve_index=False)

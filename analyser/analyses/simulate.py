@@ -4,11 +4,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from analyser.core.config import DEFAULT_CHUNK, RunConfig, whole_number
-from analyser.core.errors import UserError
-from analyser.core.progress import in_notebook, preparing
-from analyser.core.runner import ChunkRunner, run
-from analyser.results import SimulationResult
+from analyser.analyses.records import SimulationResult
+from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
+from analyser.engine.errors import UserError
+from analyser.engine.pipeline import ChunkRunner, run
+from analyser.engine.progress import in_notebook, preparing
 
 
 def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
@@ -29,14 +29,14 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     progress: a progress bar (default: on in a notebook, off elsewhere).
     streams: the policy stream id of each seat (default: its seat number); a
     rotation of seats that moves the ids with the policies keeps every
-    policy's random draws (see analyser.core.rng).
+    policy's random draws (see analyser.kernels.rng).
     unit: what one record is: the game's unit (default), or, for a game played
     in hands or rounds, its sub-unit (``"hand"``): single hands from fresh deals.
     precision: add units until every win share and rate interval has half-width
     at most this (0.005: +-0.5 points) or ``max_deals`` units were played; ``n``
     is then the first batch (default 1,000) and ``result.meta["stopped"]`` says
     which happened. rerun: then play the count reached again on fresh deals and return that
-    fixed-count run (the stop slightly biases the share that drives it; see analyser.comparison).
+    fixed-count run (the stop slightly biases the share that drives it; see analyser.analyses.compare).
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
     """
@@ -50,7 +50,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     if rerun and precision is None:
         raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
     if precision is not None:
-        from analyser.comparison import simulate_to_precision
+        from analyser.analyses.compare import simulate_to_precision
 
         return simulate_to_precision(config, precision, max_deals, threads=threads, chunk_size=chunk_size,
                                      keep_records=keep_records, progress=progress, out=out, rerun=rerun)

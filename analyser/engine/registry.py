@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from analyser.core.errors import UserError, choices
-from analyser.core.outcome import check_record_dtype
-from analyser.core.policy import PolicySpec
+from analyser.engine.errors import UserError, choices
+from analyser.engine.policies import PolicySpec
+from analyser.kernels.outcome import check_record_dtype
 
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
@@ -118,14 +118,14 @@ class GameSpec:
           plays units first_unit .. first_unit + len(out) - 1 into ``out`` (an
           array of record_dtype). ``fns`` and ``params`` have one entry per
           seat (``max_seats`` of them); ``streams[s]`` is the policy stream id
-          of seat s (see analyser.core.rng), so a policy keeps its draws when
+          of seat s (see analyser.kernels.rng), so a policy keeps its draws when
           seats are rotated.
       trace(seed, unit, players, settings, fns, params, streams)
           -> (events, record array of one): exactly the unit simulate played.
           In a game with sub-units every event of sub-unit k carries its name: k ("hand": k, "round": k).
       trace_text(events) -> the trace for people.
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
-      kit() -> the hooks of the shared test kit (analyser.core.kit.GameKit).
+      kit() -> the hooks of the shared test kit (analyser.testing.kit.GameKit).
 
     ``single`` (games with sub-units) names the settings that make a unit one
     sub-unit from a fresh deal (``{"hands": 1}``), so users can simulate single
@@ -141,7 +141,7 @@ class GameSpec:
     default_policy: str
     settings: tuple[SettingSpec, ...]
     policies: tuple[PolicySpec, ...]
-    record_dtype: np.dtype                # outcome block (analyser.core.outcome) + the game's own fields
+    record_dtype: np.dtype                # outcome block (analyser.kernels.outcome) + the game's own fields
     policy_signature: tuple[str, ...]     # argument names of a policy function, e.g. ("pub", "pv", "legal", "params")
     outcome: str                          # what a win is, in words: "not being the loser", "match won"
     simulate: Callable

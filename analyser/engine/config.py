@@ -5,10 +5,10 @@ import numbers
 import platform
 from dataclasses import dataclass
 
-from analyser.core.errors import UserError
-from analyser.core.policy import SeatPolicy, as_seat_policy
-from analyser.core.registry import GameSpec, get_game, plural
-from analyser.core.rng import MAX_POLICY_STREAMS
+from analyser.engine.errors import UserError
+from analyser.engine.policies import SeatPolicy, as_seat_policy
+from analyser.engine.registry import GameSpec, get_game, plural
+from analyser.kernels.rng import MAX_POLICY_STREAMS
 
 DEFAULT_CHUNK = 1 << 16
 MAX_INDEX = 2**63 - 1

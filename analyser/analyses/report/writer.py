@@ -18,7 +18,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from analyser.core.errors import UserError
+from analyser.engine.errors import UserError
 
 
 @contextlib.contextmanager
@@ -36,7 +36,7 @@ def _no_interrupt():
 
 def write_report(report, path: Path) -> Path:
     """Write the Markdown at ``path``, the JSON and the figures beside it (see the module docstring)."""
-    from analyser.reports.builder import check_out
+    from analyser.analyses.report.builder import check_out
 
     path = check_out(path)
     folder = path.parent

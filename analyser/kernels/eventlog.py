@@ -6,7 +6,7 @@ trace.py decodes it. Simulation passes an empty buffer, so logging costs one
 size test per event. Shared by the games whose events fit this shape (Enemy
 Anemone and Olenon; Palace's older log keeps its own shorter head).
 """
-from analyser.core.jit import kernel
+from analyser.kernels.jit import kernel
 
 HEAD = 6
 MAX_EVENT_VALUES = 64     # the most values one event may append (a deal)

@@ -12,7 +12,7 @@ from numba import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import overload
 
-from analyser.core.jit import inline_kernel
+from analyser.kernels.jit import inline_kernel
 
 BIT = np.array([1 << c for c in range(64)], np.uint64)
 NONE = np.uint64(0)

@@ -2,10 +2,10 @@
 
 Two seatings (``tables=``), every one on the same deals: first_deal ..
 first_deal + n - 1 of the same seed, the stream ids moving with the policy
-instances (analyser.seatings).
+instances (analyser.analyses.seatings).
 
 ``tables="pairs"`` (the default) plays every unordered pair of the policies as
-``compare`` plays two (analyser.comparison): every deal in each arrangement of
+``compare`` plays two (analyser.analyses.compare): every deal in each arrangement of
 the pair (2 seats: AB and BA; n seats: the rotations of A B..B and B A..A; a
 team game: A on every seat of one team, B on the other, then swapped).
 
@@ -52,7 +52,7 @@ rating intervals are widened by sqrt(dispersion).
 
 ``tables="mixed"`` seats distinct policies together, one per seat (per team in
 a team game): every table of the design (all of them when few, else a cyclic
-design that the output names; analyser.seatings) in neighbour-balanced cyclic
+design that the output names; analyser.analyses.seatings) in neighbour-balanced cyclic
 orders, each in every rotation. The matrix is the share of plays in which the
 row policy finished above the column policy, ties half, over the plays where
 both sat (analyser.stats.orders), and the ratings are Plackett-Luce fitted by
@@ -79,7 +79,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.comparison import (
+from analyser.analyses.compare import (
     DEFAULT_MAX_DEALS,
     BatchLoop,
     _rows,
@@ -88,12 +88,7 @@ from analyser.comparison import (
     check_precision,
     stop_text,
 )
-from analyser.core.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.core.errors import Interrupted, UserError
-from analyser.core.policy import same_policy
-from analyser.core.registry import plural
-from analyser.results_file import read_results
-from analyser.seatings import (
+from analyser.analyses.seatings import (
     arrangements,
     is_team_game,
     neighbour_orders,
@@ -102,6 +97,11 @@ from analyser.seatings import (
     table_design,
     table_seatings,
 )
+from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
+from analyser.engine.errors import Interrupted, UserError
+from analyser.engine.policies import same_policy
+from analyser.engine.registry import plural
+from analyser.io.results_file import read_results
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, widest_stop_half_width
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
 from analyser.stats.nash import METHOD as NASH
@@ -478,8 +478,8 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     bootstrap: replicates of the bootstrap over deals for the equilibrium's intervals (0: none).
     The first policy is the ratings' reference. out: also write a Parquet file.
     """
-    from analyser.core.progress import in_notebook, preparing
-    from analyser.core.runner import ChunkRunner, set_threads
+    from analyser.engine.pipeline import ChunkRunner, set_threads
+    from analyser.engine.progress import in_notebook, preparing
 
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
@@ -513,7 +513,7 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     threads = set_threads(threads)
     meta = _metadata(base, singles, labels, plan, precision, cap)
     if out is not None:
-        from analyser.results_file import check_target
+        from analyser.io.results_file import check_target
 
         check_target(Path(out))
     with preparing(progress):

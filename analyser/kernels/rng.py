@@ -23,7 +23,7 @@ the deals never depend on which policies sit at the table.
 import numpy as np
 from numba import njit
 
-import analyser.core.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -11,11 +11,11 @@ import warnings
 
 import numpy as np
 
-from analyser.core.config import DEFAULT_CHUNK, RunConfig
-from analyser.core.errors import Interrupted, UserError
-from analyser.core.progress import preparing, progress_bar
-from analyser.core.registry import plural
-from analyser.results import SimulationResult
+from analyser.analyses.records import SimulationResult
+from analyser.engine.config import DEFAULT_CHUNK, RunConfig
+from analyser.engine.errors import Interrupted, UserError
+from analyser.engine.progress import preparing, progress_bar
+from analyser.engine.registry import plural
 from analyser.stats.tally import Tally
 
 
@@ -100,14 +100,14 @@ def _join(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
 
 def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK,
         progress: bool = False, keep_records: bool = False, out=None, more=None) -> SimulationResult:
-    """Run a whole configuration; see analyser.api.simulate for the user-facing form.
+    """Run a whole configuration; see analyser.analyses.simulate.simulate for the user-facing form.
 
     With ``out`` the records stream into a temporary file that replaces ``out``
     only when the run completes; Ctrl-C removes it and raises Interrupted.
     ``more(tally, done)``, when given, is asked after the ``config.deals`` units and
     after every further batch how many units to add (0: stop), and its ``meta``
     dict then joins the run's metadata: a precision target is such a rule."""
-    from analyser.results_file import RecordWriter
+    from analyser.io.results_file import RecordWriter
 
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")

@@ -5,7 +5,7 @@ A policy always fills whole *groups* of seats: the teams of a team game
 team" and a rating is that of a team of one policy), else one group per seat.
 Every scheme is a set of rotations over the groups: rotation r puts the policy
 of base group g on group (g + r) mod G, its k-th seat on the k-th seat of that
-group. Stream ids belong to policy instances (analyser.core.rng): an instance
+group. Stream ids belong to policy instances (analyser.kernels.rng): an instance
 is numbered by its seat in the base (plus an offset per base), and a rotation
 moves the id with the instance, so every instance keeps its own draws.
 
@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, permutations
 
-from analyser.core.errors import UserError
-from analyser.core.rng import MAX_POLICY_STREAMS
+from analyser.engine.errors import UserError
+from analyser.kernels.rng import MAX_POLICY_STREAMS
 
 MAX_ALL_TABLES = 20
 

@@ -63,7 +63,7 @@ def check_record_dtype(dtype: np.dtype, max_seats: int, game: str) -> None:
     for name in want.names:
         if name not in (dtype.names or ()):
             raise ValueError(f"game {game}: the record has no outcome field '{name}' "
-                             f"(build the record dtype with analyser.core.outcome.outcome_fields)")
+                             f"(build the record dtype with analyser.kernels.outcome.outcome_fields)")
         have, expect = dtype.fields[name][0], want.fields[name][0]
         if have != expect:
             raise ValueError(f"game {game}: outcome field '{name}' is {have}, not {expect}")

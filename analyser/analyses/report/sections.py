@@ -1,6 +1,6 @@
 """The numbers of a balance report, section by section, from the analyser's own runs and statistics.
 
-Nothing here simulates: :mod:`analyser.reports.builder` runs ``simulate``,
+Nothing here simulates: :mod:`analyser.analyses.report.builder` runs ``simulate``,
 ``tournament`` and one run per rule value, and hands the results to these
 functions, which read them with the existing statistics:
 
@@ -13,7 +13,7 @@ functions, which read them with the existing statistics:
 - a test that every seat (team) has the same win share: a Wald chi-square
   test on the per-deal win shares (below);
 - a rule setting's effect: the per-group table of ``vary``
-  (:func:`analyser.rule_effects.effect_table`, from the same per-deal group values
+  (:func:`analyser.analyses.vary.effect_table`, from the same per-deal group values
   ``vary`` computes), and paired differences of the first mover's win share and
   of length (intervals.values_ci), each with its p-value;
 - policies: the tournament's head-to-head pairs (with p-values), ratings and,
@@ -31,8 +31,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from analyser.rule_effects import QUANTITIES, effect_table, group_values, outcome_groups
-from analyser.seatings import rotations
+from analyser.analyses.seatings import rotations
+from analyser.analyses.vary import QUANTITIES, effect_table, group_values, outcome_groups
 from analyser.stats.intervals import exact, mean_ci, values_ci
 from analyser.stats.multiple import mean_p, normal_p
 

@@ -13,8 +13,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyser.core.errors import UserError
-from analyser.core.registry import get_game, plural
+from analyser.engine.errors import UserError
+from analyser.engine.registry import get_game, plural
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
              "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
@@ -171,7 +171,7 @@ def _head(report) -> list[str]:
 def render_markdown(report, figures: dict[str, str]) -> str:
     m = report.meta
     out = _head(report) + ["", "## Verdicts", ""]
-    from analyser.reports.builder import TITLES
+    from analyser.analyses.report.builder import TITLES
 
     for key, text in report.verdicts.items():
         out.append(f"- **{TITLES[key]}:** {text}")
@@ -350,7 +350,7 @@ SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_
 # ---------------------------------------------------------------------- HTML (notebooks)
 
 def render_html(report) -> str:
-    from analyser.reports.builder import TITLES
+    from analyser.analyses.report.builder import TITLES
 
     m = report.meta
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())

@@ -1,1 +1,0 @@
-"""Game-agnostic machinery: cards, random streams, policies, the registry, the runner."""

@@ -1,8 +1,0 @@
-"""Balance reports: is a seat, a player count, a rule setting or a policy unfair, and by how much?
-
-``analyser.report(game, ...)`` (analyser.reports.builder) runs the analyser's
-own simulations, comparisons and tournament and reads them with its own
-statistics (analyser.reports.sections); analyser.reports.template renders the
-Markdown, HTML and JSON, and analyser.reports.writer writes the Markdown, the
-JSON and the figures (analyser.plots.report) all at once or not at all.
-"""

@@ -1,0 +1,1 @@
+"""The test kit a game is checked with (analyser.testing.kit)."""
