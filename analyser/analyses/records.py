@@ -190,7 +190,8 @@ def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarr
 # Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
 OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
                  "sweep": "analyser.analyses.sweep:load_sweep",
-                 "tournament": "analyser.analyses.tournament:load_tournament", "vary": "analyser.analyses.vary:load_vary"}
+                 "tournament": "analyser.analyses.tournament:load_tournament",
+                 "vary": "analyser.analyses.vary:load_vary"}
 
 
 def load(path: str | Path):
