@@ -4,8 +4,8 @@ Every deal is played at every table of the design, in each of the table's
 seatings (its neighbour-balanced orders, each in every rotation;
 analyser.analyses.seatings; ``rotations`` below counts the seatings of a
 table). Per play the tally keeps the rank of each of the table's policies
-(the rank of its seats: partners share one) and whether the play hit the action cap. A deal aborted in any rotation of a table is
-dropped from that table (so its rotations stay balanced) and counted; the
+(the rank of its seats: partners share one) and whether the play hit the
+action cap. A deal aborted in any rotation of a table is dropped from that table (so its rotations stay balanced) and counted; the
 other tables keep it.
 
 Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
