@@ -5,8 +5,8 @@ seatings (its neighbour-balanced orders, each in every rotation;
 analyser.analyses.seatings; ``rotations`` below counts the seatings of a
 table). Per play the tally keeps the rank of each of the table's policies
 (the rank of its seats: partners share one) and whether the play hit the
-action cap. A deal aborted in any rotation of a table is dropped from that table (so its rotations stay balanced) and counted; the
-other tables keep it.
+action cap. A deal aborted in any rotation of a table is dropped from that
+table (so its rotations stay balanced) and counted; the other tables keep it.
 
 Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
 counting half, over the plays where both sat at one table: for deal d, x[d] is
