@@ -1,5 +1,5 @@
 """Progress: a spinner and a rich bar on a terminal's stderr; in Jupyter one tidy display
-per run, with the loading note in it, and no warnings (issue 7, section 5: rich filled
+per run, with the loading note in it, and no warnings (rich once filled
 a notebook cell with 90 warnings about ipywidgets)."""
 import json
 from pathlib import Path

@@ -1,5 +1,5 @@
 """The Python API validates like the CLI: every bad input is a UserError with a clear
-message, never an OverflowError, a raw TypeError or a silent float (issue 7, section 5)."""
+message, never an OverflowError, a raw TypeError or a silent float."""
 import os
 import subprocess
 import sys

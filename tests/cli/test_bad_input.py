@@ -1,4 +1,4 @@
-"""Every bad input: one line on stderr, exit code 2, never a traceback (issue 7, section 5)."""
+"""Every bad input: one line on stderr, exit code 2, never a traceback."""
 import os
 import subprocess
 import sys

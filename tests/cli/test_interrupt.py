@@ -1,5 +1,5 @@
 """Ctrl-C during `simulate --out FILE`: one line, exit code 130, the old FILE byte for byte,
-no partial file left (issue 7, section 5). A real process gets a real SIGINT."""
+no partial file left. A real process gets a real SIGINT."""
 import os
 import re
 import signal

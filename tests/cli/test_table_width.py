@@ -1,5 +1,5 @@
 """Terminal tables at 60, 80 and 120 columns: no number is cut, neither with "…"
-nor folded over two lines (issue 7, section 5). Through the real CLI, COLUMNS set."""
+nor folded over two lines. Through the real CLI, COLUMNS set."""
 import json
 import os
 import subprocess

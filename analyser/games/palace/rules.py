@@ -5,7 +5,7 @@ state arrays (``pub`` of one record, ``priv`` of one record per seat, ``hid`` of
 one record); the helpers take the records themselves (``pb``, ``pv``, ``hd``),
 which pass as one pointer each. All mutate the state in place; ``log`` is the
 trace buffer (empty when not tracing). The rule book is
-``shared/rules/palace.md``; comments name the rule each branch implements.
+``docs/rules/palace.md``; comments name the rule each branch implements.
 Everything here is a ``kernel`` (no reference counting, no allocation).
 """
 import numpy as np

@@ -1,5 +1,5 @@
 """Scenario tests of the Enemy Anemone rules, one rule of the rule book at a time
-(shared/rules/enemy_anemone.md and the project's docs/rules/enemy_anemone.md).
+(docs/rules/enemy_anemone.md).
 
 Each scenario opens with a picture of the table: a seat's hand, the tokens it
 holds (``[+2 +1]``), the cards played in order with their values. Positions are

@@ -1,5 +1,5 @@
 """Scenario tests of the Olenon rules, one rule of the rule book at a time
-(shared/rules/olenon.md and the project's docs/rules/olenon.md).
+(docs/rules/olenon.md).
 
 Each scenario opens with a picture of the table: each seat's hand, the cards on
 the table (``table: 5 5 (s0)``: two 5s put there by seat 0) and the actions in

@@ -36,7 +36,7 @@ def test_pickup_picks_up_by_choice_at_most_max_voluntary_times_a_game():
 
 
 def test_four_pickup_seats_no_longer_loop_until_the_cap():
-    # issue 7: with four pickup seats (no limit) 23.7% of games looped until the cap;
+    # with four pickup seats and no limit, 23.7% of games looped until the cap;
     # with the default limit about 0.3% do, as with four saver seats
     r = analyser.simulate("palace", policies=["pickup"], deals=4000, seed=1, progress=False)
     assert r.records["aborted"].mean() < 0.01

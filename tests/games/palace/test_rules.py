@@ -1,4 +1,4 @@
-"""Scenario tests of the Palace rules, one rule of shared/rules/palace.md at a time.
+"""Scenario tests of the Palace rules, one rule of docs/rules/palace.md at a time.
 
 Each test opens with a picture of the table. In the pictures, ``hand`` and
 ``up``/``down`` are a seat's hand, face-up and face-down cards, ``pile`` is

@@ -1,6 +1,5 @@
 """Scenario tests of the Spite & Malice rules, one rule of the rule book at a
-time (shared/rules/spite_and_malice.md and the project's
-docs/rules/spite_and_malice.md).
+time (docs/rules/spite_and_malice.md).
 
 Each scenario opens with a picture of the table: payoff piles (top last), hands,
 side piles and build piles, then the decisions in order. Positions are built by
