@@ -103,7 +103,7 @@ def test_a_notebook_policy_plugs_in_without_editing_the_package():
 
 @njit
 def cheat(pub, pv, legal, params):
-    return ACTION.N - 1          # SWAP_DONE: illegal during play
+    return ACTION.COUNT - 1      # SWAP_DONE: illegal during play
 
 
 @njit

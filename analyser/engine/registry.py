@@ -16,7 +16,7 @@ import numpy as np
 
 from analyser.engine.errors import UserError, choices
 from analyser.engine.policies import PolicySpec
-from analyser.kernels.outcome import check_record_dtype
+from analyser.kernels.outcome import ERROR, check_record_dtype
 
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
@@ -108,6 +108,23 @@ def _one_winner(players: int) -> float:
     return 1.0
 
 
+def illegal_action_seat(code: int) -> Callable[[np.ndarray], int | None]:
+    """A ``policy_error`` for records with ``error`` and ``error_seat`` fields: the
+    seat of the first record whose error is ``code`` (an illegal action), or None."""
+    def seat(rec: np.ndarray) -> int | None:
+        bad = np.flatnonzero(rec["error"] == code)
+        return int(rec["error_seat"][bad[0]]) if bad.size else None
+
+    return seat
+
+
+# What every built-in game's policies take, and how its records name a policy's illegal action.
+POLICY_SIGNATURE = ("pub", "pv", "legal", "params")
+ILLEGAL_ACTION_SEAT = illegal_action_seat(ERROR.ILLEGAL_ACTION)
+# The entry points a game's package supplies under these names when its spec does not name them.
+ENTRY_POINTS = {"simulate": "engine:simulate_nb", "trace": "trace:trace_unit", "trace_text": "trace_text:render"}
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the generic layer relies on about a game; nothing is inferred
@@ -127,6 +144,12 @@ class GameSpec:
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
       kit() -> the hooks of the shared test kit (analyser.testing.kit.GameKit).
 
+    A game laid out as the built-in ones are names its ``package`` and leaves the
+    first three out: they are ``<package>.engine:simulate_nb``, ``<package>.trace:trace_unit``
+    and ``<package>.trace_text:render`` (ENTRY_POINTS), loaded on first use. The
+    policy signature and policy_error default to the built-in games' (POLICY_SIGNATURE,
+    and the ``error``/``error_seat`` fields of analyser.kernels.outcome.STATUS_COUNTERS).
+
     ``single`` (games with sub-units) names the settings that make a unit one
     sub-unit from a fresh deal (``{"hands": 1}``), so users can simulate single
     hands: see one_sub_unit().
@@ -142,12 +165,13 @@ class GameSpec:
     settings: tuple[SettingSpec, ...]
     policies: tuple[PolicySpec, ...]
     record_dtype: np.dtype                # outcome block (analyser.kernels.outcome) + the game's own fields
-    policy_signature: tuple[str, ...]     # argument names of a policy function, e.g. ("pub", "pv", "legal", "params")
     outcome: str                          # what a win is, in words: "not being the loser", "match won"
-    simulate: Callable
-    trace: Callable
-    trace_text: Callable
-    policy_error: Callable[[np.ndarray], int | None]
+    package: str | None = None            # the module the entry points not given are found under (ENTRY_POINTS)
+    simulate: Callable | None = None
+    trace: Callable | None = None
+    trace_text: Callable | None = None
+    policy_signature: tuple[str, ...] = POLICY_SIGNATURE   # argument names of a policy function
+    policy_error: Callable[[np.ndarray], int | None] = ILLEGAL_ACTION_SEAT
     unit: str = "game"                    # what one record is: "game" or "match" ("hand", "round": one_sub_unit())
     sub_unit: str | None = None           # what a unit is made of: "hand", "round" (None: nothing)
     single: dict[str, int] | None = None  # settings that make a unit a single sub-unit (None: not offered)
@@ -157,6 +181,11 @@ class GameSpec:
     win_total: Callable[[int], float] = _one_winner         # players -> the win shares of a decided unit
     columns: tuple[Column, ...] = ()
     kit: Callable[[], object] | None = None
+
+    def __post_init__(self):
+        for name, target in ENTRY_POINTS.items():
+            if getattr(self, name) is None and self.package:
+                object.__setattr__(self, name, lazy(f"{self.package}.{target}"))
 
     @property
     def policy_map(self) -> dict[str, PolicySpec]:
@@ -218,6 +247,9 @@ class GameSpec:
     def check(self) -> GameSpec:
         """Raise ValueError where the spec breaks the contract (called by register_game)."""
         check_record_dtype(self.record_dtype, self.max_seats, self.name)
+        missing = [name for name in ENTRY_POINTS if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"game {self.name}: no {', '.join(missing)}: name them, or the package that holds them")
         if not 1 <= self.min_players <= self.default_players <= self.max_players <= self.max_seats:
             raise ValueError(f"game {self.name}: need 1 <= min_players <= default_players <= max_players <= max_seats")
         if self.default_policy not in self.policy_map:
@@ -252,16 +284,6 @@ def lazy(target: str) -> Callable:
 
     call.__qualname__ = call.__name__ = target
     return call
-
-
-def illegal_action_seat(code: int) -> Callable[[np.ndarray], int | None]:
-    """A ``policy_error`` for records with ``error`` and ``error_seat`` fields: the
-    seat of the first record whose error is ``code`` (an illegal action), or None."""
-    def seat(rec: np.ndarray) -> int | None:
-        bad = np.flatnonzero(rec["error"] == code)
-        return int(rec["error_seat"][bad[0]]) if bad.size else None
-
-    return seat
 
 
 # name -> module that defines GAME; built-in games load only when asked for.

@@ -1,1 +1,39 @@
-"""One package per game; each registers a GameSpec in analyser.engine.registry."""
+"""One package per game; each registers a GameSpec in analyser.engine.registry.
+
+What a game writes (``analyser/games/<game>/``, as the four built-in games do):
+
+- ``__init__.py``: its ``GAME = GameSpec(...)``: players, rule settings, policy
+  catalogue, record dtype, summary columns, ``package=__name__``; importing it
+  never loads numba.
+- ``constants.py``: cards, actions (``ACTION.COUNT`` of them), the settings row's
+  indices (``SETTING``), the trace events (``EVENT``).
+- ``records.py``: its counters (ending with analyser.kernels.outcome.STATUS_COUNTERS)
+  and ``RECORD_DTYPE = record_dtype(...)`` (the outcome block first); plain numpy.
+- ``state.py``: the public, private and hidden dtypes, ``new_state_nb`` and the
+  numba types from analyser.kernels.signatures.state_types.
+- ``rules.py``: the rules as ``kernel``/``inline_kernel`` functions
+  (analyser.kernels.jit): the start of a unit (clearing the state with
+  analyser.kernels.records.reset_nb), one step, the whole unit (``play_*_nb``),
+  logging through analyser.kernels.eventlog.
+- ``engine.py``: ``record_nb`` (the unit's outcome; the status fields by
+  analyser.kernels.records.record_status_nb), ``_block_nb`` and ``simulate_nb``.
+- ``trace.py``: ``trace_nb``, ``decode_log`` and ``trace_unit`` (run through
+  analyser.games.common.run_trace); ``trace_text.py``: ``render``.
+- ``catalog.py``/``policies.py``: the policies; ``kit.py``: the test kit's hooks.
+
+Why ``simulate_nb``, ``_block_nb``, ``trace_nb``, ``new_state_nb`` and the step
+and play kernels stay per game: numba compiles and caches a function for the
+types it meets, and these name the game's own dtypes and kernels as globals.
+Shared, they would need the game's kernels passed in (first-class functions: an
+indirect call on every action) or a factory building them in a closure (which
+numba's disk cache does not keep well); so each game holds its own short copy.
+Shared kernels that take the game's arrays as arguments (reset_nb,
+record_status_nb, the event log, rng, bits) are compiled once per game's types
+and cost what the game's own copy did.
+
+What a game gets: GameSpec finds ``simulate``, ``trace`` and ``trace_text`` in
+its ``package`` (registry.ENTRY_POINTS) and defaults ``policy_signature`` to
+``(pub, pv, legal, params)`` and ``policy_error`` to the seat of the first
+``ILLEGAL_ACTION`` error; a game names one only to differ (Enemy Anemone's
+``simulate`` picks direct calls for built-in policies first).
+"""

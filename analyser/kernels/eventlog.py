@@ -3,8 +3,8 @@
 ``log[0]`` is the write position. Each event is ``type, hand, seat, a, b, n``
 followed by n values (cards, or whatever the game's event carries); a game's
 trace.py decodes it. Simulation passes an empty buffer, so logging costs one
-size test per event. Shared by the games whose events fit this shape (Enemy
-Anemone and Olenon; Palace's older log keeps its own shorter head).
+size test per event. Every built-in game logs through it (Palace, without
+sub-units, writes ``hand`` 0).
 """
 from analyser.kernels.jit import kernel
 

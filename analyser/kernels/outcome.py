@@ -29,9 +29,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-OUTCOME_SEAT_FIELDS = ("score", "win", "rank", "team")
-OUTCOME_RECORD_FIELDS = ("unit", "aborted", "draw", "length")
-
 
 class _RecordError(NamedTuple):
     """Codes of the ``error`` field that the games' records carry beside ``error_seat``
@@ -55,6 +52,23 @@ def outcome_fields(max_seats: int) -> list[tuple]:
         ("draw", np.bool_),
         ("length", np.int32),
     ]
+
+
+# The counters every game keeps last in its hidden record while playing and copies into
+# its result record (analyser.kernels.records.record_status_nb).
+STATUS_COUNTERS = [
+    ("decisions", np.int32),     # policy calls with two or more legal actions
+    ("aborted", np.bool_),
+    ("error", np.int8),          # ERROR
+    ("error_seat", np.int8),
+]
+
+
+def record_dtype(max_seats: int, own: list[tuple], counters: list[tuple], length: str) -> np.dtype:
+    """A game's record: the outcome block, its ``own`` fields, then its ``counters`` but
+    the two the block holds already (``length``, the counter it is, and ``aborted``)."""
+    return np.dtype([*outcome_fields(max_seats), *own, *[f for f in counters if f[0] not in (length, "aborted")]],
+                    align=True)
 
 
 def check_record_dtype(dtype: np.dtype, max_seats: int, game: str) -> None:

@@ -4,9 +4,9 @@ A unit is a match of ``hands`` hands (default 4); ``--unit hand`` plays single
 hands. This module declares the game without importing numba: the engine, the
 policies and the trace load only when a run needs them.
 """
-from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.enemy_anemone.catalog import POLICIES
-from analyser.games.enemy_anemone.constants import ERROR, MAX_HANDS, MAX_PLAYERS
+from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
@@ -24,6 +24,7 @@ SETTINGS = (   # the order of the settings row (constants.SETTING)
 
 GAME = GameSpec(
     name="enemy_anemone",
+    package=__name__,
     title="Enemy Anemone",
     min_players=2,
     max_players=MAX_PLAYERS,
@@ -33,7 +34,6 @@ GAME = GameSpec(
     settings=SETTINGS,
     policies=POLICIES,
     record_dtype=RECORD_DTYPE,
-    policy_signature=("pub", "pv", "legal", "params"),
     outcome="the highest match total (ties: more tokens held, then shared)",
     unit="match",
     sub_unit="hand",
@@ -50,8 +50,5 @@ GAME = GameSpec(
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
     simulate=lazy("analyser.games.enemy_anemone.engine:simulate"),
-    trace=lazy("analyser.games.enemy_anemone.trace:trace_match"),
-    trace_text=lazy("analyser.games.enemy_anemone.trace_text:render"),
-    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
     kit=lazy("analyser.games.enemy_anemone.kit:AnemoneKit"),
 )

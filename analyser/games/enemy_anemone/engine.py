@@ -14,6 +14,8 @@ from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.records import record_status_nb
+from analyser.kernels.signatures import simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # matches per parallel work item
@@ -25,17 +27,12 @@ def record_nb(rec, unit, pub, hid):
     more tokens held, then shared; rank on the same order) and the game's fields."""
     pb = pub[0]
     hd = hid[0]
+    record_status_nb(rec, unit, hd["actions"], hd)
     players = pb["players"]
-    rec["unit"] = unit
     rec["players"] = players
     rec["hands"] = hd["hands_played"]
     rec["first"] = hd["first"]
     rec["draw"] = False
-    rec["length"] = hd["actions"]
-    rec["decisions"] = hd["decisions"]
-    rec["aborted"] = hd["aborted"]
-    rec["error"] = hd["error"]
-    rec["error_seat"] = hd["error_seat"]
     top = -1
     for s in range(MAX_PLAYERS):
         rec["team"][s] = s if s < players else 0     # seats beyond the players stay zero
@@ -87,10 +84,7 @@ def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, s
         record_nb(out[i], first + i, pub, hid)
 
 
-SIMULATE_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
-    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
-)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
 
 
 @njit(SIMULATE_SIG, parallel=True, cache=True)

@@ -3,7 +3,7 @@ games and reading results files must not load the compiler)."""
 import numpy as np
 
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
-from analyser.kernels.outcome import outcome_fields
+from analyser.kernels.outcome import STATUS_COUNTERS, record_dtype
 
 P = MAX_PLAYERS
 
@@ -15,23 +15,16 @@ COUNTERS = [
     ("value_spent", np.int16, (P,)),     # their value (+1 or +2 each)
     ("discards", np.int16, (P,)),
     ("actions", np.int32),               # plays and discards
-    ("decisions", np.int32),             # policy calls with two or more legal cards
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
+    *STATUS_COUNTERS,
 ]
-# In the record, ``actions`` is the outcome block's ``length`` and ``aborted`` is the block's own.
-_IN_OUTCOME = ("actions", "aborted")
 
 # One row per match: the outcome block (score = match total; win = share of the
 # match won; rank by match total, then tokens held), then the game's own fields.
-RECORD_DTYPE = np.dtype([
-    *outcome_fields(P),
+RECORD_DTYPE = record_dtype(P, [
     ("players", np.int8),
     ("hands", np.int8),                  # hands played
     ("first", np.int8),                  # the first hand's starter
     ("tiebreak", np.bool_),              # tokens decided between tied totals
     ("hand_score", np.int16, (P, MAX_HANDS)),
     ("tokens_held", np.int8, (P,)),      # at the end of the match
-    *[f for f in COUNTERS if f[0] not in _IN_OUTCOME],
-], align=True)
+], COUNTERS, length="actions")

@@ -32,14 +32,8 @@ from analyser.games.enemy_anemone.dispatch import decide_nb
 from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
-
-
-@kernel
-def reset_nb(pub, priv, hid):
-    pub.view(np.uint8)[:] = 0
-    priv.view(np.uint8)[:] = 0
-    hid.view(np.uint8)[:] = 0
 
 
 @inline_kernel

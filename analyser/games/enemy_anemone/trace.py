@@ -7,11 +7,10 @@ its ``hand``; the setup and the result belong to the whole match.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from numba import njit, types
 
+from analyser.games.common import result_seats, run_trace
 from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FROM, card_name
 from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
@@ -19,9 +18,9 @@ from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import read_events
+from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
-                       types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T, types.int64[::1])
 LOG_PER_HAND = 8 * 1024   # a hand logs at most 60 cards dealt and ~60 plays, each under 10 words, plus tokens
 
 
@@ -68,21 +67,18 @@ def decode_log(log: np.ndarray, players: int) -> list[dict]:
     return events
 
 
-def trace_match(seed, unit, players, settings, fns, params, streams):
+def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every hand's moves, the result."""
     hands = int(settings[3])
-    log = np.zeros(64 + LOG_PER_HAND * hands, np.int32)
-    out = np.zeros(1, RECORD_DTYPE)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, unit, players, settings, fns, policy_kinds(fns), params, streams, log, out)
+    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns), params, streams),
+                         64 + LOG_PER_HAND * hands, RECORD_DTYPE)
     rec = out[0]
     events = decode_log(log, players)
     first = events[0]
     setup = {"type": "setup", "first": int(rec["first"]), "hands": first["hands"], "draw_pile": first["draw_pile"]}
     events = [setup] + events
     events.append({"type": "result", "totals": [int(x) for x in rec["score"][:players]],
-                   "win": [float(x) for x in rec["win"][:players]], "rank": [int(x) for x in rec["rank"][:players]],
+                   **result_seats(rec, players),
                    "tokens": [int(x) for x in rec["tokens_held"][:players]], "tiebreak": bool(rec["tiebreak"]),
                    "aborted": bool(rec["aborted"]), "actions": int(rec["length"])})
     return events, out

@@ -7,9 +7,9 @@ needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.olenon.catalog import POLICIES
-from analyser.games.olenon.constants import ERROR, MAX_ROUNDS_TO_WIN, PLAYERS
+from analyser.games.olenon.constants import MAX_ROUNDS_TO_WIN, PLAYERS
 from analyser.games.olenon.records import RECORD_DTYPE
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
@@ -30,6 +30,7 @@ def _actions_per_round(rec: np.ndarray, players: int) -> np.ndarray:
 
 GAME = GameSpec(
     name="olenon",
+    package=__name__,
     title="Olenon",
     min_players=PLAYERS,
     max_players=PLAYERS,
@@ -39,7 +40,6 @@ GAME = GameSpec(
     settings=SETTINGS,
     policies=POLICIES,
     record_dtype=RECORD_DTYPE,
-    policy_signature=("pub", "pv", "legal", "params"),
     outcome="the team that first wins the set number of rounds (a round: a partner goes out)",
     unit="match",
     sub_unit="round",
@@ -58,9 +58,5 @@ GAME = GameSpec(
         Column("actions_per_round", "actions per round, averaged", per="unit", value=_actions_per_round),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=lazy("analyser.games.olenon.engine:simulate_nb"),
-    trace=lazy("analyser.games.olenon.trace:trace_match"),
-    trace_text=lazy("analyser.games.olenon.trace_text:render"),
-    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
     kit=lazy("analyser.games.olenon.kit:OlenonKit"),
 )

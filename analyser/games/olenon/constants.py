@@ -41,12 +41,6 @@ def put(value: int, count: int) -> int:
     return value * 4 + count - 1
 
 
-def action_name(action: int) -> str:
-    if action == ACTION.PASS:
-        return "pass"
-    return " ".join([str(action >> 2)] * ((action & 3) + 1))
-
-
 def beats(w: int, v: int) -> bool:
     """A replace of value ``v`` by value ``w`` is allowed: higher, or 0 over 6."""
     return w > v or (w == 0 and v == 6)

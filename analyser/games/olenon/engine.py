@@ -6,13 +6,15 @@ cache. Matches are played by rules.play_match_nb, as traces are.
 """
 import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from analyser.games.olenon.constants import PLAYERS
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.rules import play_match_nb
 from analyser.games.olenon.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.records import record_status_nb
+from analyser.kernels.signatures import simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # matches per parallel work item
@@ -24,16 +26,11 @@ def record_nb(rec, unit, pub, hid):
     for both partners of the match's winning team; rank 1 or 2) and the game's fields."""
     pb = pub[0]
     hd = hid[0]
-    rec["unit"] = unit
+    record_status_nb(rec, unit, hd["actions"], hd)
     rec["players"] = PLAYERS
     rec["rounds"] = hd["rounds_played"]
     rec["first"] = hd["first"]
     rec["draw"] = False
-    rec["length"] = hd["actions"]
-    rec["decisions"] = hd["decisions"]
-    rec["aborted"] = hd["aborted"]
-    rec["error"] = hd["error"]
-    rec["error_seat"] = hd["error_seat"]
     for s in range(PLAYERS):
         team = s & 1
         rec["team"][s] = team
@@ -62,10 +59,7 @@ def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
         record_nb(out[i], first + i, pub, hid)
 
 
-SIMULATE_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
-)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
 
 
 @njit(SIMULATE_SIG, parallel=True, cache=True)

@@ -3,7 +3,7 @@ and reading results files must not load the compiler)."""
 import numpy as np
 
 from analyser.games.olenon.constants import PLAYERS
-from analyser.kernels.outcome import outcome_fields
+from analyser.kernels.outcome import STATUS_COUNTERS, record_dtype
 
 P = PLAYERS
 
@@ -15,22 +15,15 @@ COUNTERS = [
     ("passes", np.int16, (P,)),
     ("cards_played", np.int16, (P,)),    # cards put down by plays and replaces
     ("actions", np.int32),               # plays, replaces and passes in the match
-    ("decisions", np.int32),             # policy calls with two or more legal actions
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
+    *STATUS_COUNTERS,
 ]
-# In the record, ``actions`` is the outcome block's ``length`` and ``aborted`` is the block's own.
-_IN_OUTCOME = ("actions", "aborted")
 
 # One row per match: the outcome block (team = seat & 1; score = rounds won by
 # the seat's team; win = 1 for both partners of the team that won the match;
 # rank 1 or 2 by team), then the game's own fields.
-RECORD_DTYPE = np.dtype([
-    *outcome_fields(P),
+RECORD_DTYPE = record_dtype(P, [
     ("players", np.int8),
     ("rounds", np.int8),                 # rounds played (an aborted match: its last round included)
     ("first", np.int8),                  # the first round's starter
     ("rounds_won", np.int8, (P,)),       # by the seat's team (partners hold the same number)
-    *[f for f in COUNTERS if f[0] not in _IN_OUTCOME],
-], align=True)
+], COUNTERS, length="actions")

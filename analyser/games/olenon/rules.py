@@ -28,6 +28,7 @@ from analyser.games.olenon.constants import (
 from analyser.kernels.bits import BIT, NONE, lowest_nb, mark_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
     POLICY_SLOT,
@@ -48,13 +49,6 @@ PASS_BIT = np.uint64(1 << ACTION.PASS)
 # BEATING[v]: every replace action (any count) of a value that beats v: higher, or 0 over 6.
 BEATING = np.array([sum(1 << (w * 4 + i) for w in range(N_VALUES) if w > v or (w == 0 and v == N_VALUES - 1)
                         for i in range(TABLE)) for v in range(N_VALUES)], np.uint64)
-
-
-@kernel
-def reset_nb(pub, priv, hid):
-    pub.view(np.uint8)[:] = 0
-    priv.view(np.uint8)[:] = 0
-    hid.view(np.uint8)[:] = 0
 
 
 @kernel

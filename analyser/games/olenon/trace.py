@@ -8,21 +8,20 @@ their values, 0..6.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from analyser.engine.errors import UserError
+from analyser.games.common import result_seats, run_trace
 from analyser.games.olenon.constants import EVENT, HAND, MAX_ROUNDS, PLAYERS, REASON_NAMES, SETTING
 from analyser.games.olenon.engine import RECORD_T, record_nb
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.rules import play_match_nb
 from analyser.games.olenon.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
+from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-                       types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
 MAX_LOG = 1 << 23         # words (32 MB): a trace of a match capped at a million actions a round stops here
 LOG_PER_ACTION = 12      # the most words an action's events take (a replace, or a pass ending the trick)
 
@@ -62,15 +61,12 @@ def decode_log(log: np.ndarray) -> list[dict]:
     return events
 
 
-def trace_match(seed, unit, players, settings, fns, params, streams):
+def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     rounds = min(int(settings[SETTING.ROUNDS]) * 2 - 1, MAX_ROUNDS)
     words = 256 + rounds * LOG_PER_ACTION * (int(settings[SETTING.MAX_ACTIONS]) + 8)
-    log = np.zeros(min(words, MAX_LOG), np.int32)
-    out = np.zeros(1, RECORD_DTYPE)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, unit, players, settings, fns, params, streams, log, out)
+    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, params, streams), min(words, MAX_LOG),
+                         RECORD_DTYPE)
     rec = out[0]
     if log[0] + HEAD + MAX_EVENT_VALUES > log.size:
         raise UserError(f"match {unit} is too long to trace in full ({log.size:,} log words); "
@@ -83,6 +79,6 @@ def trace_match(seed, unit, players, settings, fns, params, streams):
     winner = None if rec["aborted"] else (0 if rec["win"][0] > 0 else 1)
     events = [setup] + events
     events.append({"type": "result", "winner_team": winner, "rounds_won": won,
-                   "win": [float(x) for x in rec["win"][:PLAYERS]], "rank": [int(x) for x in rec["rank"][:PLAYERS]],
+                   **result_seats(rec, PLAYERS),
                    "rounds": int(rec["rounds"]), "aborted": bool(rec["aborted"]), "actions": int(rec["length"])})
     return events, out

@@ -5,9 +5,9 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.palace.catalog import POLICIES
-from analyser.games.palace.constants import ERROR, MAX_PLAYERS
+from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE
 
 SETTINGS = (
@@ -23,6 +23,7 @@ def _lost(rec: np.ndarray, players: int) -> np.ndarray:
 
 GAME = GameSpec(
     name="palace",
+    package=__name__,
     title="Palace (Shed, Shithead)",
     min_players=2,
     max_players=4,
@@ -32,7 +33,6 @@ GAME = GameSpec(
     settings=SETTINGS,
     policies=POLICIES,
     record_dtype=RECORD_DTYPE,
-    policy_signature=("pub", "pv", "legal", "params"),
     outcome="not being the loser",
     unit="game",
     length="actions",
@@ -46,9 +46,5 @@ GAME = GameSpec(
         Column("turns", "plays and pickups", per="unit"),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=lazy("analyser.games.palace.engine:simulate_nb"),
-    trace=lazy("analyser.games.palace.trace:trace_deal"),
-    trace_text=lazy("analyser.games.palace.trace_text:render"),
-    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
     kit=lazy("analyser.games.palace.kit:PalaceKit"),
 )

@@ -9,7 +9,6 @@ N_CARDS = 52
 N_RANKS = 13
 DRAW_PILE = 16
 MAX_SWAPS = 64         # swap decisions per seat before the swap ends by force
-LOG_EVENT_CARDS = 52   # a logged event carries at most this many cards
 
 
 class _Ranks(NamedTuple):
@@ -33,10 +32,20 @@ class _Actions(NamedTuple):
     FACE_DOWN: int = 53
     SWAP: int = 53 + MAX_SLOTS
     SWAP_DONE: int = 53 + MAX_SLOTS + N_RANKS * MAX_SLOTS
-    N: int = 54 + MAX_SLOTS + N_RANKS * MAX_SLOTS
+    COUNT: int = 54 + MAX_SLOTS + N_RANKS * MAX_SLOTS   # actions in all
 
 
 ACTION = _Actions()
+
+
+class _Setting(NamedTuple):
+    """Indices into the settings row (see SETTINGS in __init__.py)."""
+    SHORT_GAME: int = 0
+    TEN_ON_ANYTHING: int = 1
+    MAX_ACTIONS: int = 2
+
+
+SETTING = _Setting()
 
 
 class _Phases(NamedTuple):
@@ -59,7 +68,8 @@ SOURCE_NAMES = ("hand", "face_up", "face_down")
 
 
 class _Events(NamedTuple):
-    """Trace log event types (see trace.py for the decoded form)."""
+    """Trace log events (analyser.kernels.eventlog): ``type, 0, seat, a, 0`` then the cards
+    (see trace.py for the decoded form)."""
 
     SWAP: int = 1
     PLAY: int = 2

@@ -7,13 +7,15 @@ for traces alike, so a trace is exactly the game the simulation played.
 """
 import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import new_game_nb, play_out_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.records import record_status_nb
+from analyser.kernels.signatures import simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # deals per parallel work item
@@ -23,7 +25,7 @@ def record_nb(rec, unit, pub, hid):
     """The outcome block (rank = place, win = score = not the loser) and Palace's own fields."""
     pb = pub[0]
     hd = hid[0]
-    rec["unit"] = unit
+    record_status_nb(rec, unit, hd["actions"], hd)
     rec["players"] = pb["players"]
     rec["first"] = hd["first"]
     rec["loser"] = -1
@@ -45,12 +47,7 @@ def record_nb(rec, unit, pub, hid):
                 rec["win"][s] = 1.0
                 rec["score"][s] = 1.0
     rec["draw"] = False
-    rec["length"] = hd["actions"]
     rec["turns"] = hd["turns"]
-    rec["decisions"] = hd["decisions"]
-    rec["aborted"] = hd["aborted"]
-    rec["error"] = hd["error"]
-    rec["error_seat"] = hd["error_seat"]
 
 @kernel
 def play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
@@ -59,7 +56,7 @@ def play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, 
         return
     play_out_nb(policies, params, settings, pub, priv, hid, legal, log)
 
-@njit(cache=True)
+@njit(cache=True)   # not a kernel: it allocates the block's buffers (NRT)
 def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, streams, out):
     """Deals lo .. hi - 1, on buffers of this block's own.
 
@@ -74,12 +71,9 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, str
         play_deal_nb(seed, first_deal + i, players, settings, policies, params, streams, pub, priv, hid, legal, log)
         record_nb(out[i], first_deal + i, pub, hid)
 
-SIMULATE_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
-)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
 
-@njit(SIMULATE_SIG, parallel=True, cache=True)
+@njit(SIMULATE_SIG, parallel=True, cache=True)   # an explicit signature and prange: no kernel
 def simulate_nb(seed, first_deal, players, settings, policies, params, streams, out):
     """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
     n = out.size

@@ -3,7 +3,7 @@ and reading results files must not load the compiler)."""
 import numpy as np
 
 from analyser.games.palace.constants import MAX_PLAYERS
-from analyser.kernels.outcome import outcome_fields
+from analyser.kernels.outcome import STATUS_COUNTERS, record_dtype
 
 P = MAX_PLAYERS
 
@@ -15,20 +15,13 @@ COUNTERS = [
     ("burns", np.int16, (P,)),
     ("actions", np.int32),
     ("turns", np.int32),
-    ("decisions", np.int32),
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
+    *STATUS_COUNTERS,
 ]
-# In the record, ``actions`` is the outcome block's ``length`` and ``aborted`` is the block's own.
-_IN_OUTCOME = ("actions", "aborted")
 
 # One row per game: the outcome block (rank = finishing place; win = not the
 # loser; score = win), then Palace's own fields.
-RECORD_DTYPE = np.dtype([
-    *outcome_fields(P),
+RECORD_DTYPE = record_dtype(P, [
     ("players", np.int8),
     ("first", np.int8),
     ("loser", np.int8),
-    *[f for f in COUNTERS if f[0] not in _IN_OUTCOME],
-], align=True)
+], COUNTERS, length="actions")

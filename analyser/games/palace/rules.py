@@ -22,15 +22,15 @@ from analyser.games.palace.constants import (
     N_RANKS,
     PHASE,
     RANK,
+    SETTING,
     SOURCE,
 )
 from analyser.games.palace.cycles import watch_nb
-from analyser.games.palace.log import log_card_nb, log_event_nb
 from analyser.games.palace.state import PLAY_WORDS
+from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
-
-SHORT_GAME, TEN_ON_ANYTHING, MAX_ACTIONS = 0, 1, 2   # indices into the settings row
 
 
 @kernel
@@ -63,14 +63,6 @@ def remove_from_hand_nb(pub, pv, seat, card):
 
 
 @kernel
-def reset_nb(pub, priv, hid):
-    """Empty every field, so one set of arrays serves many deals."""
-    pub.view(np.uint8)[:] = 0
-    priv.view(np.uint8)[:] = 0
-    hid.view(np.uint8)[:] = 0
-
-
-@kernel
 def deal_nb(seed, deal, players, settings, streams, pub, priv, hid):
     """Shuffle with the deal's stream and lay out face-down, face-up, hand, draw
     pile. Seat s's policy draws from policy stream ``streams[s]`` (see analyser.kernels.rng)."""
@@ -84,10 +76,10 @@ def deal_nb(seed, deal, players, settings, streams, pub, priv, hid):
     for i in range(N_CARDS):
         deck[i] = i
     shuffle_nb(hd["rng"], deck)
-    n = target_size_nb(players, settings[SHORT_GAME] != 0)
+    n = target_size_nb(players, settings[SETTING.SHORT_GAME] != 0)
     pb["players"] = players
     pb["n"] = n
-    pb["ten_on_anything"] = settings[TEN_ON_ANYTHING] != 0
+    pb["ten_on_anything"] = settings[SETTING.TEN_ON_ANYTHING] != 0
     pb["top_rank"] = -1
     pb["phase"] = PHASE.SWAP
     k = 0
@@ -148,15 +140,15 @@ def apply_swap_nb(pb, pv, seat, action):
 
 @kernel
 def log_swap_nb(pb, pv, seat, log):
-    head = log_event_nb(log, EVENT.SWAP, seat, pb["hand_len"][seat])
+    head = log_event_nb(log, EVENT.SWAP, 0, seat, pb["hand_len"][seat], 0)
     if head < 0:
         return
     for c in range(N_CARDS):
         if pv["has"][c]:
-            log_card_nb(log, head, c)
+            log_value_nb(log, head, c)
     for j in range(MAX_SLOTS):
         if pb["face_up"][seat, j] >= 0:
-            log_card_nb(log, head, pb["face_up"][seat, j])
+            log_value_nb(log, head, pb["face_up"][seat, j])
 
 
 @inline_kernel
@@ -199,7 +191,8 @@ def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
             n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
-            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP, ACTION.N)
+            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP,
+                          ACTION.COUNT)
             if a < 0 or a == ACTION.SWAP_DONE:
                 break
             apply_swap_nb(pb, priv[seat], seat, a)
@@ -397,19 +390,19 @@ def burn_nb(pb, hd, seat, log):
     pb["top_rank"] = -1
     pb["top_run"] = 0
     hd["burns"][seat] += 1
-    log_event_nb(log, EVENT.BURN, seat, 0)
+    log_event_nb(log, EVENT.BURN, 0, seat, 0, 0)
 
 
 @inline_kernel
 def draw_nb(pb, pv, hd, seat, log):
     """Draw up to n cards after playing from the hand."""
     want = max(0, min(pb["n"] - pb["hand_len"][seat], pb["draw_len"]))
-    head = log_event_nb(log, EVENT.DRAW, seat, 0) if want > 0 else -1
+    head = log_event_nb(log, EVENT.DRAW, 0, seat, 0, 0) if want > 0 else -1
     for _ in range(want):
         pb["draw_len"] -= 1
         card = hd["draw"][pb["draw_len"]]
         add_to_hand_nb(pb, pv, seat, card)
-        log_card_nb(log, head, card)
+        log_value_nb(log, head, card)
 
 
 @inline_kernel
@@ -418,7 +411,7 @@ def pickup_pile_nb(pb, pv, hd, seat, head, log):
     for i in range(pb["pile_len"]):
         card = pb["pile"][i]
         add_to_hand_nb(pb, pv, seat, card)
-        log_card_nb(log, head, card)
+        log_value_nb(log, head, card)
     hd["picked_up"][seat] += pb["pile_len"]
     hd["pickups"][seat] += 1
     pb["pile_len"] = 0
@@ -462,7 +455,7 @@ def after_play_nb(pb, pv, hd, seat, src, log):
     if pb["hand_len"][seat] == 0 and pb["face_up_len"][seat] == 0 and pb["face_down_len"][seat] == 0:
         pb["n_out"] += 1
         pb["place"][seat] = pb["n_out"]
-        log_event_nb(log, EVENT.OUT, seat, pb["n_out"])
+        log_event_nb(log, EVENT.OUT, 0, seat, pb["n_out"], 0)
         if finish_nb(pb):
             return
         pb["seat"] = next_seat_nb(pb, seat)
@@ -497,7 +490,7 @@ def play_from_hand_nb(pb, pv, seat, r, k, head, log):
     pv["plays"][ur >> np.uint64(1)] = word | (FIRST_BYTES[np.uint64(pv["counts"][ur])] << shift)
     pushed_run_nb(pb, r, start, played)
     for i in range(start, n if head >= 0 else start):   # the trace
-        log_card_nb(log, head, pb["pile"][i])
+        log_value_nb(log, head, pb["pile"][i])
 
 
 @inline_kernel
@@ -506,7 +499,7 @@ def apply_play_nb(pb, pv, hd, seat, action, log):
     r = action >> 2
     k = (action & 3) + 1
     src = pb["source"]
-    head = log_event_nb(log, EVENT.PLAY, seat, src)
+    head = log_event_nb(log, EVENT.PLAY, 0, seat, src, 0)
     if src == SOURCE.HAND:
         play_from_hand_nb(pb, pv, seat, r, k, head, log)
     else:
@@ -516,7 +509,7 @@ def apply_play_nb(pb, pv, hd, seat, action, log):
                 pb["face_up"][seat, j] = -1
                 pb["face_up_len"][seat] -= 1
                 push_pile_nb(pb, card)
-                log_card_nb(log, head, card)
+                log_value_nb(log, head, card)
                 k -= 1
     pb["first_play"] = False
     after_play_nb(pb, pv, hd, seat, src, log)
@@ -531,13 +524,13 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
     hd["face_down"][seat, last] = -1
     pb["face_down_len"][seat] = last
     if playable_ranks_nb(pb) >> (card >> 2) & 1:
-        head = log_event_nb(log, EVENT.PLAY, seat, SOURCE.FACE_DOWN)
-        log_card_nb(log, head, card)
+        head = log_event_nb(log, EVENT.PLAY, 0, seat, SOURCE.FACE_DOWN, 0)
+        log_value_nb(log, head, card)
         push_pile_nb(pb, card)
         after_play_nb(pb, pv, hd, seat, SOURCE.FACE_DOWN, log)
     else:
-        head = log_event_nb(log, EVENT.PICKUP, seat, 2)  # aux 2: a failed face-down card
-        log_card_nb(log, head, card)
+        head = log_event_nb(log, EVENT.PICKUP, 0, seat, 2, 0)  # a = 2: a failed face-down card
+        log_value_nb(log, head, card)
         add_to_hand_nb(pb, pv, seat, card)
         hd["picked_up"][seat] += 1
         pickup_pile_nb(pb, pv, hd, seat, head, log)
@@ -546,7 +539,7 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
 
 @inline_kernel
 def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
-    head = log_event_nb(log, EVENT.PICKUP, seat, 1 if voluntary else 0)
+    head = log_event_nb(log, EVENT.PICKUP, 0, seat, 1 if voluntary else 0, 0)
     if voluntary:
         hd["voluntary"][seat] += 1
     pickup_pile_nb(pb, pv, hd, seat, head, log)
@@ -585,8 +578,8 @@ def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, ski
 def step_nb(policies, params, settings, pub, priv, hid, legal, log):
     """One action by the seat to move (for stepping through a game: every
     action is played, no cycle is skipped). True when it is over."""
-    return turn_nb(policies, params, settings[MAX_ACTIONS], pub, priv, hid[0], legal, legal_words_nb(legal), log,
-                   False)
+    return turn_nb(policies, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid[0], legal, legal_words_nb(legal),
+                   log, False)
 
 
 @kernel
@@ -594,7 +587,7 @@ def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
     """Play turns until the game is over. A simulation (no trace log) skips a
     repeating cycle on its way to the cap, see cycles.py; a trace plays every action."""
     hd = hid[0]
-    max_actions = settings[MAX_ACTIONS]
+    max_actions = settings[SETTING.MAX_ACTIONS]
     skip_cycles = log.size == 0
     words = legal_words_nb(legal)
     while not turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):

@@ -8,13 +8,13 @@ The state is split by who may see it, so that honesty is structural:
   game's counters; never handed to a policy.
 A policy is called with the public record and its own seat's private record.
 """
-import numba
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
 from analyser.games.palace.records import COUNTERS
+from analyser.kernels.signatures import state_types
 
 P, S = MAX_PLAYERS, MAX_SLOTS
 
@@ -77,17 +77,12 @@ HIDDEN_DTYPE = np.dtype([
 ], align=True)
 
 
-@njit(cache=True)
+@njit(cache=True)   # not a kernel: it allocates (NRT)
 def new_state_nb():
     """Zeroed arrays for one game, ``(pub, priv, hid, legal)``; from numba or Python."""
     return (np.zeros(1, PUBLIC_DTYPE), np.zeros(MAX_PLAYERS, PRIVATE_DTYPE), np.zeros(1, HIDDEN_DTYPE),
-            np.zeros(ACTION.N, np.bool_))
+            np.zeros(ACTION.COUNT, np.bool_))
 
 
-PUBLIC_T = numba.from_dtype(PUBLIC_DTYPE)
-PRIVATE_T = numba.from_dtype(PRIVATE_DTYPE)
-HIDDEN_T = numba.from_dtype(HIDDEN_DTYPE)
-
-POLICY_SIG = types.int64(PUBLIC_T, PRIVATE_T, types.boolean[::1], types.float64[::1])
-POLICY_T = types.FunctionType(POLICY_SIG)
-POLICIES_T = types.UniTuple(POLICY_T, MAX_PLAYERS)
+(PUBLIC_T, PRIVATE_T, HIDDEN_T,
+ POLICY_SIG, POLICY_T, POLICIES_T) = state_types(PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE, MAX_PLAYERS)

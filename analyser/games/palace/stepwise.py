@@ -1,7 +1,8 @@
 """Palace one action at a time, callable from Python: for tests, notebooks and debugging.
 
 Each entry point has an explicit signature so that a tuple of any policies
-converts to the engine's function type instead of compiling per combination.
+converts to the engine's function type instead of compiling per combination
+(hence ``njit``: the kernel decorators take no signature).
 """
 from numba import njit, types
 

@@ -6,23 +6,23 @@ simulate played as deal I with seed S.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from numba import njit, types
+from numba import njit
 
-from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SOURCE_NAMES
+from analyser.games.common import run_trace
+from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SETTING, SOURCE_NAMES
 from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import deal_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
 from analyser.kernels.cards import card_names
+from analyser.kernels.eventlog import read_events
+from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-                       types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
 
 
-@njit(TRACE_SIG, cache=True)
+@njit(TRACE_SIG, cache=True)   # allocates the state, with an explicit signature: no kernel
 def trace_nb(seed, deal, players, settings, policies, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
@@ -46,11 +46,8 @@ def setup_event(seed: int, deal: int, players: int, settings: np.ndarray) -> dic
 
 def decode_log(log: np.ndarray) -> list[dict]:
     events = []
-    p, end = 1, int(log[0])
-    while p < end:
-        etype, seat, aux, n = (int(x) for x in log[p: p + 4])
-        cards = card_names(log[p + 4: p + 4 + n])
-        p += 4 + n
+    for etype, _, seat, aux, _, values in read_events(log):
+        cards = card_names(values)
         if etype == EVENT.SWAP:
             events.append({"type": "swap", "seat": seat, "hand": cards[:aux], "face_up": cards[aux:]})
         elif etype == EVENT.PLAY:
@@ -69,15 +66,12 @@ def decode_log(log: np.ndarray) -> list[dict]:
     return events
 
 
-def trace_deal(seed, deal, players, settings, fns, params, streams):
+def trace_unit(seed, deal, players, settings, fns, params, streams):
     """``(events, record)`` for one deal: setup, swaps, moves and the result."""
-    max_actions = int(settings[-1])
+    max_actions = int(settings[SETTING.MAX_ACTIONS])
     # every card picked up was played first, so 64 entries an action are plenty
-    log = np.zeros(MAX_PLAYERS * 1024 + 64 * max_actions, np.int32)
-    out = np.zeros(1, RECORD_DTYPE)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, deal, players, settings, fns, params, streams, log, out)
+    log, out = run_trace(trace_nb, (seed, deal, players, settings, fns, params, streams),
+                         MAX_PLAYERS * 1024 + 64 * max_actions, RECORD_DTYPE)
     rec = out[0]
     events = [{"type": "setup", **setup_event(seed, deal, players, settings)}]
     events += decode_log(log)

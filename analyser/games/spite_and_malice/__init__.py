@@ -9,9 +9,9 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, illegal_action_seat, lazy
+from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.spite_and_malice.catalog import POLICIES
-from analyser.games.spite_and_malice.constants import ERROR, MAX_PAYOFF, PLAYERS, STOCK_OUT_NAMES
+from analyser.games.spite_and_malice.constants import MAX_PAYOFF, PLAYERS, STOCK_OUT_NAMES
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
@@ -48,6 +48,7 @@ def _turns_per_round(rec: np.ndarray, players: int) -> np.ndarray:
 
 GAME = GameSpec(
     name="spite_and_malice",
+    package=__name__,
     title="Spite & Malice",
     min_players=PLAYERS,
     max_players=PLAYERS,
@@ -57,7 +58,6 @@ GAME = GameSpec(
     settings=SETTINGS,
     policies=POLICIES,
     record_dtype=RECORD_DTYPE,
-    policy_signature=("pub", "pv", "legal", "params"),
     outcome="the first player to reach the target points (a round: a payoff pile played out)",
     unit="match",
     sub_unit="round",
@@ -76,9 +76,5 @@ GAME = GameSpec(
         Column("turns_per_round", "turns per round, averaged", per="unit", value=_turns_per_round),
         Column("decisions", "policy calls", per="unit"),
     ),
-    simulate=lazy("analyser.games.spite_and_malice.engine:simulate_nb"),
-    trace=lazy("analyser.games.spite_and_malice.trace:trace_match"),
-    trace_text=lazy("analyser.games.spite_and_malice.trace_text:render"),
-    policy_error=illegal_action_seat(ERROR.ILLEGAL_ACTION),
     kit=lazy("analyser.games.spite_and_malice.kit:SpiteKit"),
 )

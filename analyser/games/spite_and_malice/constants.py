@@ -64,17 +64,6 @@ def card_name(v: int) -> str:
     return CARD_NAMES[v]
 
 
-def action_name(action: int) -> str:
-    """``payoff>b1``, ``side2>b0``, ``7>b2`` (a hand card), ``7>s3`` (a discard), ``stop``."""
-    if action == ACTION.STOP:
-        return "stop"
-    src, dst = action >> 3, action & 7
-    what = ("payoff" if src == SRC_PAYOFF else f"side{src - SRC_SIDE}" if src < SIDE_END
-            else card_name(src - SRC_HAND))
-    where = f"b{dst}" if dst < DST_SIDE else f"s{dst - DST_SIDE}"
-    return f"{what}>{where}"
-
-
 class _Setting(NamedTuple):
     """Indices into the settings row (see SETTINGS in __init__.py)."""
     PAYOFF_SIZE: int = 0

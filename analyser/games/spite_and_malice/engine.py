@@ -6,13 +6,15 @@ cache. Matches are played by rules.play_match_nb, as traces are.
 """
 import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from analyser.games.spite_and_malice.constants import PLAYERS
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.records import record_status_nb
+from analyser.kernels.signatures import simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 16   # matches per parallel work item (a match is hundreds of decisions)
@@ -24,17 +26,12 @@ def record_nb(rec, unit, pub, hid):
     rank 1 or 2, both 1 in a drawn match; team = seat) and the game's fields."""
     pb = pub[0]
     hd = hid[0]
-    rec["unit"] = unit
+    record_status_nb(rec, unit, hd["moves"], hd)
     rec["players"] = PLAYERS
     rec["first"] = hd["first"]
     rec["rounds"] = hd["rounds_played"]
     rec["drawn_rounds"] = hd["drawn_rounds"]
     rec["turns"] = hd["turns"]
-    rec["length"] = hd["moves"]
-    rec["decisions"] = hd["decisions"]
-    rec["aborted"] = hd["aborted"]
-    rec["error"] = hd["error"]
-    rec["error_seat"] = hd["error_seat"]
     done = not hd["aborted"]
     rec["draw"] = done and hd["winner"] < 0
     for s in range(PLAYERS):
@@ -66,10 +63,7 @@ def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
         record_nb(out[i], first + i, pub, hid)
 
 
-SIMULATE_SIG = types.void(
-    types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-    types.float64[:, ::1], types.int64[::1], RECORD_T[::1],
-)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
 
 
 @njit(SIMULATE_SIG, parallel=True, cache=True)

@@ -3,7 +3,7 @@ games and reading results files must not load the compiler)."""
 import numpy as np
 
 from analyser.games.spite_and_malice.constants import PLAYERS
-from analyser.kernels.outcome import outcome_fields
+from analyser.kernels.outcome import STATUS_COUNTERS, record_dtype
 
 P = PLAYERS
 
@@ -19,22 +19,15 @@ COUNTERS = [
     ("drawn_rounds", np.int32),
     ("turns", np.int32),                 # turns in the match (each player's turn counts one)
     ("moves", np.int32),                 # builds and discards in the match
-    ("decisions", np.int32),             # policy calls (each has two or more legal actions)
-    ("aborted", np.bool_),
-    ("error", np.int8),
-    ("error_seat", np.int8),
+    *STATUS_COUNTERS,
 ]
-# In the record, ``moves`` is the outcome block's ``length`` and ``aborted`` is the block's own.
-_IN_OUTCOME = ("moves", "aborted")
 
 # One row per match: the outcome block (score = match points; win = 1 for the
 # match's winner; rank 1 or 2, both 1 in a drawn match; team = seat), then the
 # game's own fields.
-RECORD_DTYPE = np.dtype([
-    *outcome_fields(P),
+RECORD_DTYPE = record_dtype(P, [
     ("players", np.int8),
     ("first", np.int8),                  # the first round's starter
     ("rounds", np.int32),                # rounds played (an aborted match: its last round included)
     ("points", np.int32, (P,)),          # match points (kept for aborted matches too, unlike score)
-    *[f for f in COUNTERS if f[0] not in _IN_OUTCOME],
-], align=True)
+], COUNTERS, length="moves")

@@ -35,6 +35,7 @@ from analyser.games.spite_and_malice.constants import (
 )
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
     POLICY_SLOT,
@@ -46,13 +47,6 @@ from analyser.kernels.rng import (
 )
 
 GOES_ON, WON, DRAWN, STOPPED = 0, 1, 2, 3     # what a move leaves the round in (STOPPED: capped)
-
-
-@kernel
-def reset_nb(pub, priv, hid):
-    pub.view(np.uint8)[:] = 0
-    priv.view(np.uint8)[:] = 0
-    hid.view(np.uint8)[:] = 0
 
 
 @kernel

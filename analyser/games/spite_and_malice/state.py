@@ -10,9 +10,8 @@ The state is split by who may see it, so that honesty is structural:
   round's stream and the match's counters; never handed to a policy.
 A policy is called with the public record and its own seat's private record.
 """
-import numba
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.spite_and_malice.constants import (
@@ -27,6 +26,7 @@ from analyser.games.spite_and_malice.constants import (
     SIDES,
 )
 from analyser.games.spite_and_malice.records import COUNTERS
+from analyser.kernels.signatures import state_types
 
 P = PLAYERS
 
@@ -79,10 +79,5 @@ def new_state_nb():
             np.zeros(LEGAL_SIZE, np.bool_))
 
 
-PUBLIC_T = numba.from_dtype(PUBLIC_DTYPE)
-PRIVATE_T = numba.from_dtype(PRIVATE_DTYPE)
-HIDDEN_T = numba.from_dtype(HIDDEN_DTYPE)
-
-POLICY_SIG = types.int64(PUBLIC_T, PRIVATE_T, types.boolean[::1], types.float64[::1])
-POLICY_T = types.FunctionType(POLICY_SIG)
-POLICIES_T = types.UniTuple(POLICY_T, PLAYERS)
+(PUBLIC_T, PRIVATE_T, HIDDEN_T,
+ POLICY_SIG, POLICY_T, POLICIES_T) = state_types(PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE, PLAYERS)

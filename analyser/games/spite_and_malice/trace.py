@@ -8,12 +8,11 @@ their values, 1..13 (A=1, J=11, Q=12, K=13).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from analyser.engine.errors import UserError
+from analyser.games.common import result_seats, run_trace
 from analyser.games.spite_and_malice.constants import (
     EVENT,
     PLAYERS,
@@ -28,9 +27,9 @@ from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
+from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
-                       types.float64[:, ::1], types.int64[::1], types.int32[::1], RECORD_T[::1])
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
 FIRST_LOG = 1 << 16       # words; a longer match is traced again with four times the room
 MAX_LOG = 1 << 25         # words (128 MB): a match that needs more is refused
 
@@ -82,20 +81,11 @@ def decode_log(log: np.ndarray) -> list[dict]:
     return events
 
 
-def _run(seed, unit, players, settings, fns, params, streams, words):
-    log = np.zeros(words, np.int32)
-    out = np.zeros(1, RECORD_DTYPE)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        trace_nb(seed, unit, players, settings, fns, params, streams, log, out)
-    return log, out
-
-
-def trace_match(seed, unit, players, settings, fns, params, streams):
+def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     words = FIRST_LOG
     while True:
-        log, out = _run(seed, unit, players, settings, fns, params, streams, words)
+        log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, params, streams), words, RECORD_DTYPE)
         if log[0] + HEAD + MAX_EVENT_VALUES <= log.size:
             break
         if words >= MAX_LOG:
@@ -111,7 +101,7 @@ def trace_match(seed, unit, players, settings, fns, params, streams):
     events = [setup] + events
     events.append({"type": "result", "winner": winner, "points": [int(x) for x in rec["points"]],
                    "rounds_won": [int(x) for x in rec["rounds_won"]],
-                   "win": [float(x) for x in rec["win"][:PLAYERS]], "rank": [int(x) for x in rec["rank"][:PLAYERS]],
+                   **result_seats(rec, PLAYERS),
                    "rounds": int(rec["rounds"]), "drawn_rounds": int(rec["drawn_rounds"]),
                    "turns": int(rec["turns"]), "moves": int(rec["length"]), "draw": bool(rec["draw"]),
                    "aborted": aborted})

@@ -37,17 +37,13 @@ from analyser.games.enemy_anemone.state import (
 )
 from analyser.games.enemy_anemone.trace import decode_log
 from analyser.kernels.bits import BIT, NONE
+from tests.games.table import StateTable, scripted_policy
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number
 NO_LOG = np.zeros(0, np.int32)
 
 
-@njit(POLICY_SIG, cache=True)
-def scripted(pub, pv, legal, params):
-    """Answers the action in params[0] (Table.play puts it there)."""
-    return int(params[0])
-
-
+scripted = scripted_policy(POLICY_SIG)
 SCRIPTED = (scripted,) * MAX_PLAYERS
 POINTERS = np.zeros(MAX_PLAYERS, np.int64)       # every seat's policy through its pointer (dispatch.POINTER)
 
@@ -84,7 +80,7 @@ def tokens(pb, seat) -> list[int]:
     return [2] * int(pb["twos"][seat]) + [1] * int(pb["ones"][seat])
 
 
-class Table:
+class Table(StateTable):
     """A hand-built position.
 
     hands: one string of card names per seat (its length is the player count).
@@ -161,18 +157,6 @@ class Table:
 
     # -- reading the table
 
-    @property
-    def pb(self):
-        return self.pub[0]
-
-    @property
-    def hd(self):
-        return self.hid[0]
-
-    @property
-    def seat(self) -> int:
-        return int(self.pb["seat"])
-
     def legal_cards(self) -> list[str]:
         return names(self.priv[self.seat]["legal"])
 
@@ -222,12 +206,6 @@ class Table:
             self.check()
         return over
 
-    def plays(self, *cards: str | None) -> bool:
-        """Several steps, one card name (or None: a forced move) each, no tokens attached."""
-        over = False
-        for c in cards:
-            over = self.play(c)
-        return over
 
     def give_token(self, seat: int, plus_two: bool = False, reason: int = REASON.LOWEST) -> None:
         give_token_nb(self.pb, self.hd, seat, plus_two, reason, self.log)

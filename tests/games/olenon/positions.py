@@ -38,18 +38,14 @@ from analyser.games.olenon.state import (
     new_state_nb,
 )
 from analyser.games.olenon.trace import decode_log
+from tests.games.table import StateTable, scripted_policy
 
 STREAMS = np.arange(PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number
 ROTATE, WINNER = 0, 1                          # round_starter
 NONE_TALK, OPEN = 0, 1                         # talk
 
 
-@njit(POLICY_SIG, cache=True)
-def scripted(pub, pv, legal, params):
-    """Answers the action in params[0] (Table.play puts it there)."""
-    return int(params[0])
-
-
+scripted = scripted_policy(POLICY_SIG)
 SCRIPTED = (scripted,) * PLAYERS
 
 _STEP_SIG = types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], POLICIES_T,
@@ -105,7 +101,7 @@ def settings_row(round_starter=ROTATE, talk=NONE_TALK, rounds=2, max_actions=200
     return row
 
 
-class Table:
+class Table(StateTable):
     """A hand-built position, in the middle of a round.
 
     hands: one hand per seat (see the module's docstring). seat: the seat to act
@@ -178,18 +174,6 @@ class Table:
 
     # -- reading the table
 
-    @property
-    def pb(self):
-        return self.pub[0]
-
-    @property
-    def hd(self):
-        return self.hid[0]
-
-    @property
-    def seat(self) -> int:
-        return int(self.pb["seat"])
-
     def hand(self, s) -> list[int]:
         h = self.priv[s]["hand"]
         return [v for v in range(N_VALUES) for _ in range(int(h[v]))]
@@ -243,10 +227,4 @@ class Table:
                     self.hid, self.legal, self.log)
         if not self.hd["error"]:
             self.check()
-        return over
-
-    def plays(self, *moves) -> bool:
-        over = False
-        for m in moves:
-            over = self.play(m)
         return over

@@ -8,19 +8,15 @@ Only seats with a choice consult the policy, so a forced move needs no action.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG, new_state_nb
 from analyser.kernels.cards import card_name, parse_card, rank_value
+from tests.games.table import StateTable, scripted_policy
 
-
-@njit(POLICY_SIG, cache=True)
-def scripted(pub, pv, legal, params):
-    """Plays the action in params[0]."""
-    return int(params[0])
+scripted = scripted_policy(POLICY_SIG)
 
 
 def give_hand(pb, pv, seat, hand) -> None:
@@ -47,7 +43,7 @@ def cards(text: str) -> list[int]:
     return [parse_card(c) for c in text.split()]
 
 
-class Table:
+class Table(StateTable):
     def __init__(self, hands, face_up=None, face_down=None, pile="", draw="", seat=0, n=3,
                  ten_on_anything=False, max_actions=5000, gone=""):
         players = len(hands)
@@ -85,10 +81,6 @@ class Table:
         self.players = players
 
     # -- reading the position ------------------------------------------------
-    @property
-    def pb(self):
-        return self.pub[0]
-
     def hand(self, s: int) -> list[str]:
         return [card_name(c) for c in np.flatnonzero(self.priv[s]["has"])]
 
@@ -103,10 +95,6 @@ class Table:
 
     def draw_pile(self) -> list[str]:
         return [card_name(c) for c in self.hid[0]["draw"][: self.pb["draw_len"]][::-1]]
-
-    @property
-    def seat(self) -> int:
-        return int(self.pb["seat"])
 
     def legal_actions(self) -> list[int]:
         legal_actions(self.pb, self.priv[self.seat], self.seat, self.legal)

@@ -23,7 +23,7 @@ def test_random_playouts_move_only_players_still_in_and_place_everyone(players, 
             seat = int(pb["seat"])
             assert pb["phase"] == PHASE.PLAY
             assert pb["place"][seat] == 0, "a player who is out is to move"
-            assert legal_actions(pb, pos.priv[seat], seat, np.zeros(ACTION.N, np.bool_))[0] >= 1
+            assert legal_actions(pb, pos.priv[seat], seat, np.zeros(ACTION.COUNT, np.bool_))[0] >= 1
         end = positions[-1].pub[0]
         assert end["phase"] == PHASE.OVER and not positions[-1].hid[0]["aborted"]
         assert sorted(end["place"][:players]) == list(range(1, players + 1))

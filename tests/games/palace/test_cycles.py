@@ -9,7 +9,7 @@ from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.cycles import WATCH_FROM, same_position_nb, snapshot_nb
 from analyser.games.palace.rules import deal_nb
 from analyser.games.palace.state import MEMORY, new_state_nb
-from analyser.games.palace.trace import trace_deal
+from analyser.games.palace.trace import trace_unit
 
 POLICIES = ["saver", "lowest", "pickup", "saver"]
 
@@ -17,7 +17,7 @@ POLICIES = ["saver", "lowest", "pickup", "saver"]
 def played_out(seed, deal, rules=None):
     """The record of the deal as the trace plays it: every action, no skipping."""
     runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, seed, rules, deal))
-    _, record = trace_deal(seed, deal, 4, runner.settings, runner.fns, runner.params, runner.streams)
+    _, record = trace_unit(seed, deal, 4, runner.settings, runner.fns, runner.params, runner.streams)
     return record[0]
 
 

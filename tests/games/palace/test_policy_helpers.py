@@ -15,7 +15,7 @@ from analyser.games.palace.state import new_state_nb
 def test_rank_masks_match_the_legal_mask():
     rng = np.random.default_rng(0)
     for _ in range(200):
-        legal = np.zeros(ACTION.N, np.bool_)
+        legal = np.zeros(ACTION.COUNT, np.bool_)
         copies = rng.integers(0, 5, N_RANKS) * (rng.random(N_RANKS) < 0.4)
         for r, k in enumerate(copies):
             legal[r * 4: r * 4 + k] = True

@@ -631,7 +631,7 @@ def test_new_game_starter_holds_lowest_rank():
 def test_swap_exchanges_hand_and_face_up():
     # seat 0  hand: 3C 4C   up: AD KD
     t = Table(hands=["3C 4C", "5S"], face_up=["AD KD", ""])
-    lg = np.zeros(ACTION.N, np.bool_)
+    lg = np.zeros(ACTION.COUNT, np.bool_)
     n = fill_swap_legal_nb(t.pb, t.priv[0], 0, lg)
     # 2 hand ranks x 2 face-up slots, and done
     assert n == 5 and lg[ACTION.SWAP_DONE]

@@ -80,7 +80,7 @@ def redeal_unseen(pub, priv, hid, seat, rng):
 def swapped(pub, priv, hid, policies, params):
     """Each seat's (hand, face-up row) after the swap phase."""
     pub, priv, hid = pub.copy(), priv.copy(), hid.copy()
-    legal = np.zeros(ACTION.N, np.bool_)
+    legal = np.zeros(ACTION.COUNT, np.bool_)
     swap(policies, params, pub, priv, hid, legal, np.zeros(0, np.int32))
     assert hid[0]["error"] == 0
     return [(list(np.flatnonzero(priv[s]["has"])), list(pub[0]["face_up"][s])) for s in range(pub[0]["players"])]

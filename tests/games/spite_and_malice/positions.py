@@ -46,16 +46,12 @@ from analyser.games.spite_and_malice.state import (
     new_state_nb,
 )
 from analyser.games.spite_and_malice.trace import decode_log
+from tests.games.table import StateTable, scripted_policy
 
 STREAMS = np.arange(PLAYERS, dtype=np.int64)
 
 
-@njit(POLICY_SIG, cache=True)
-def scripted(pub, pv, legal, params):
-    """Answers the action in params[0] (Table.play puts it there)."""
-    return int(params[0])
-
-
+scripted = scripted_policy(POLICY_SIG)
 SCRIPTED = (scripted,) * PLAYERS
 
 _STEP_SIG = types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], POLICIES_T,
@@ -113,7 +109,7 @@ def settings_row(payoff_size=20, centre_piles=3, refill_empty_hand=0, stock_out=
     return row
 
 
-class Table:
+class Table(StateTable):
     """A hand-built position in the middle of a round, seat ``seat`` to act.
 
     payoffs, hands: one per seat; sides: per seat a list of up to 4 piles (a
@@ -186,18 +182,6 @@ class Table:
 
     # -- reading the table
 
-    @property
-    def pb(self):
-        return self.pub[0]
-
-    @property
-    def hd(self):
-        return self.hid[0]
-
-    @property
-    def seat(self) -> int:
-        return int(self.pb["seat"])
-
     def hand(self, s) -> list[int]:
         h = self.priv[s]["hand"]
         return [v for v in range(1, 14) for _ in range(int(h[v]))]
@@ -249,10 +233,3 @@ class Table:
         if not self.hd["error"]:
             self.check()
         return over
-
-    def plays(self, *moves) -> bool:
-        over = False
-        for m in moves:
-            over = self.play(m)
-        return over
-

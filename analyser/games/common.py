@@ -1,0 +1,23 @@
+"""Plain-Python helpers every game's trace.py shares (no numba here: the games'
+``__init__`` modules may import this while listing games)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+
+def run_trace(trace_nb, args: tuple, words: int, record_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """``(log, out)``: the game's compiled ``trace_nb(*args, log, out)`` run on a log of ``words``
+    int32 words and a record array of one."""
+    log = np.zeros(words, np.int32)
+    out = np.zeros(1, record_dtype)
+    with warnings.catch_warnings():   # numba warns whenever policies pass as first-class functions
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        trace_nb(*args, log, out)
+    return log, out
+
+
+def result_seats(rec: np.ndarray, players: int) -> dict:
+    """The outcome block's per-seat win shares and ranks, as a trace's result event shows them."""
+    return {"win": [float(x) for x in rec["win"][:players]], "rank": [int(x) for x in rec["rank"][:players]]}

@@ -1,0 +1,39 @@
+"""The numba types of a game's state records and of the entry points every game
+compiles with an explicit signature (simulate_nb, trace_nb), built from its dtypes.
+
+An explicit signature compiles an entry point once for any tuple of policies:
+each seat's policy converts to the one function type ``POLICY_T``.
+"""
+from typing import NamedTuple
+
+import numba
+from numba import types
+
+
+class StateTypes(NamedTuple):
+    PUBLIC_T: types.Type
+    PRIVATE_T: types.Type
+    HIDDEN_T: types.Type
+    POLICY_SIG: types.Type      # a policy: (pub record, own private record, legal, params) -> action
+    POLICY_T: types.Type
+    POLICIES_T: types.Type      # one policy per seat
+
+
+def state_types(public_dtype, private_dtype, hidden_dtype, seats: int) -> StateTypes:
+    """The record types of a game's three state dtypes and its policies' function types."""
+    public_t, private_t, hidden_t = (numba.from_dtype(d) for d in (public_dtype, private_dtype, hidden_dtype))
+    policy_sig = types.int64(public_t, private_t, types.boolean[::1], types.float64[::1])
+    policy_t = types.FunctionType(policy_sig)
+    return StateTypes(public_t, private_t, hidden_t, policy_sig, policy_t, types.UniTuple(policy_t, seats))
+
+
+def simulate_signature(policies_t, record_t, *after_policies):
+    """``simulate_nb(seed, first, players, settings, policies, *after_policies, params, streams, out)``."""
+    return types.void(types.int64, types.int64, types.int64, types.int64[::1], policies_t, *after_policies,
+                      types.float64[:, ::1], types.int64[::1], record_t[::1])
+
+
+def trace_signature(policies_t, record_t, *after_policies):
+    """``trace_nb(seed, unit, players, settings, policies, *after_policies, params, streams, log, out)``."""
+    return types.void(types.int64, types.int64, types.int64, types.int64[::1], policies_t, *after_policies,
+                      types.float64[:, ::1], types.int64[::1], types.int32[::1], record_t[::1])
