@@ -65,7 +65,7 @@ class PalacePosition(Position):
         if pb["phase"] != PHASE.PLAY or hd["actions"] >= self.settings[_MAX_ACTIONS]:
             return None
         seat = int(pb["seat"])
-        legal = np.zeros(ACTION.N, np.bool_)
+        legal = np.zeros(ACTION.COUNT, np.bool_)
         n_legal, _ = fill_play_legal_nb(pb, self.priv[seat], seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
         if n_legal < 2:
             return None
