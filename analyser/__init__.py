@@ -36,8 +36,8 @@ def simulate(*args, **kwargs):
 
 
 def trace(*args, **kwargs):
-    """Play one deal move by move; see :func:`analyser.analyses.simulate.trace`."""
-    from analyser.analyses.simulate import trace as _trace
+    """Play one deal move by move; see :func:`analyser.analyses.trace.trace`."""
+    from analyser.analyses.trace import trace as _trace
 
     return _trace(*args, **kwargs)
 

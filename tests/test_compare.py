@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.analyses.compare import arrangements, compare, load_compare, next_batch, simulate_to_precision
-from analyser.engine.config import RunConfig
+from analyser.analyses.compare import arrangements, compare, load_compare
 from analyser.engine.errors import UserError
+from analyser.engine.stopping import next_batch
 
 
 def win_row(result):
@@ -144,15 +144,18 @@ def test_next_batch():
 
 
 def test_simulate_to_precision(tmp_path):
-    config = RunConfig.build("palace", 2, ["saver", "lowest"], 500, 1)
-    r = simulate_to_precision(config, 0.02, max_deals=100_000)
+    def simulate_to_precision(precision, **kw):
+        return analyser.simulate("palace", 2, ["saver", "lowest"], n=500, seed=1, precision=precision,
+                                 keep_records=False, **kw)
+
+    r = simulate_to_precision(0.02, max_deals=100_000)
     assert r.meta["stop"]["reached"] and r.tally.units == r.meta["deals"]
     widest = max((r.summary["win_ci_high"] - r.summary["win_ci_low"]).max() / 2,
                  (r.summary["loser_ci_high"] - r.summary["loser_ci_low"]).max() / 2)
     assert widest <= 0.02 < r.meta["batches"][-2]["half_width"]
-    capped = simulate_to_precision(config, 0.001, max_deals=800)
+    capped = simulate_to_precision(0.001, max_deals=800)
     assert capped.tally.units == 800 and "--max-deals 800" in capped.meta["stopped"]
-    saved = simulate_to_precision(config, 0.05, out=tmp_path / "s.parquet")
+    saved = simulate_to_precision(0.05, out=tmp_path / "s.parquet")
     back = analyser.load(tmp_path / "s.parquet")
     assert back.tally.units == saved.tally.units and back.meta["stop"] == saved.meta["stop"]
     assert saved.records is None
@@ -160,9 +163,11 @@ def test_simulate_to_precision(tmp_path):
 
 def test_simulate_precision_rerun(tmp_path):
     """--rerun: the count the stop reached, played again on the next deals, with the stop kept in the metadata."""
-    config = RunConfig.build("palace", 2, ["saver", "lowest"], 100, 1)
-    stopped = simulate_to_precision(config, 0.05)
-    again = simulate_to_precision(config, 0.05, rerun=True, out=tmp_path / "r.parquet")
+    def simulate_to_precision(**kw):
+        return analyser.simulate("palace", 2, ["saver", "lowest"], n=100, seed=1, precision=0.05, **kw)
+
+    stopped = simulate_to_precision()
+    again = simulate_to_precision(rerun=True, out=tmp_path / "r.parquet")
     n = stopped.meta["deals"]
     assert n >= 100 and again.tally.units == again.meta["deals"] == n and again.meta["first_deal"] == n
     assert again.meta["stop"]["rule"] == "rerun" and again.meta["stop"]["precision_stop"] == stopped.meta["stop"]

@@ -18,7 +18,8 @@ import pandas as pd
 
 from analyser.engine.errors import UserError
 from analyser.engine.registry import GameSpec, get_game, lazy, plural
-from analyser.io.results_file import read_results
+from analyser.io.jsonable import jsonable, rows
+from analyser.io.results_file import frame_records, read_results, records_frame
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
 
@@ -95,17 +96,17 @@ class SimulationResult:
         for row in self.summary.to_dict("records"):
             s = int(row["seat"])
             seat_rows.append({"seat": s, "policy": self.meta["policies"][s].split(":")[0], "params": params[s],
-                              **{k: _plain(v) for k, v in row.items() if k not in ("seat", "policy")}})
-        figures = {k: _plain(v) for k, v in self.figures.items()}
+                              **{k: jsonable(v) for k, v in row.items() if k not in ("seat", "policy")}})
+        figures = {k: jsonable(v) for k, v in self.figures.items()}
         out = {**{k: self.meta[k] for k in ("game", "players", "deals", "seed", "settings")},
                "unit": self.game.unit, "units": self.meta["deals"], "first_deal": self.meta.get("first_deal", 0),
                "outcome": self.game.outcome, "policies": self.meta["policies"],
                "streams": self.meta.get("streams"), "seats": seat_rows,
-               "by_policy": _rows(self.by_policy), "pooling": pooling(self.game.unit),
+               "by_policy": rows(self.by_policy), "pooling": pooling(self.game.unit),
                "games_per_second": figures.get("units_per_second"), "aborted": self.tally.aborted,
                "run": figures, "versions": self.meta["versions"]}
         if self.by_team is not None:
-            out["by_team"] = _rows(self.by_team)
+            out["by_team"] = rows(self.by_team)
         out.update({k: self.meta[k] for k in ("precision", "stop", "stopped") if k in self.meta})   # --precision
         return out
 
@@ -130,61 +131,6 @@ class SimulationResult:
 
 def _pct(x) -> str:
     return "-" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{100 * x:.2f}%"
-
-
-def _rows(frame: pd.DataFrame) -> list[dict]:
-    return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
-
-
-def _plain(v):
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (np.floating, float)):
-        return None if np.isnan(v) else float(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
-    return v
-
-
-def seat_fields(game: GameSpec) -> set[str]:
-    """The record fields with one value (or one row of values) per seat, as the record dtype declares them."""
-    return {n for n in game.record_dtype.names if game.record_dtype.fields[n][0].shape[:1] == (game.max_seats,)}
-
-
-def _columns(rec_dtype: np.dtype, name: str, players: int, per_seat: set[str]):
-    """``(column name, index into the field)`` of each column a field becomes: one per
-    value of a per-seat field's seats in play (``hand_score_2_1``: seat 2, hand 1), or
-    the field itself. Seats beyond ``players`` are left out: they stay zero."""
-    shape = rec_dtype.fields[name][0].shape
-    if not shape:
-        yield name, ()
-        return
-    for index in np.ndindex(players if name in per_seat else shape[0], *shape[1:]):
-        yield "_".join([name, *(str(i) for i in index)]), index
-
-
-def records_frame(rec: np.ndarray, game: GameSpec, players: int, labels: list[str]) -> pd.DataFrame:
-    """Flatten a record array: per-seat fields become one column per seat (per seat
-    and position for a field like ``hand_score``)."""
-    per_seat = seat_fields(game)
-    cols: dict = {}
-    for name in rec.dtype.names:
-        for column, index in _columns(game.record_dtype, name, players, per_seat):
-            cols[column] = rec[name][(slice(None), *index)]
-    frame = pd.DataFrame(cols)
-    for s in range(players):
-        frame[f"policy_{s}"] = pd.Categorical([labels[s]] * len(frame))
-    return frame
-
-
-def frame_records(frame: pd.DataFrame, game: GameSpec, players: int) -> np.ndarray:
-    """Inverse of :func:`records_frame` (seats beyond ``players`` stay zero)."""
-    per_seat = seat_fields(game)
-    rec = np.zeros(len(frame), game.record_dtype)
-    for name in game.record_dtype.names:
-        for column, index in _columns(game.record_dtype, name, players, per_seat):
-            rec[name][(slice(None), *index)] = frame[column].to_numpy()
-    return rec
 
 
 # Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.

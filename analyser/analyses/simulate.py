@@ -1,21 +1,55 @@
-"""The Python API: what the CLI does, for notebooks and scripts."""
+"""``simulate``: one line-up played over units and tallied, to a count or a precision target.
+
+The plan is one configuration; the sink tallies every chunk (stats.tally),
+streams it to ``out`` (io.results_file.RecordWriter) and keeps it when records
+are asked for.
+
+``simulate --precision`` (``precision=H``) adds batches until every share the
+tables report (win share per seat, policy and team, the game's rate columns;
+the score too where it is a 0/1 payoff, as in Palace) has a Chow-Robbins
+half-width (share_half_width) at most H, after at least MIN_STOP_UNITS units,
+or ``max_deals`` units were played (engine.stopping.Precision). Mean scores in
+game units and per-unit means are not watched. Its estimates carry a small
+bias: the share whose interval is the widest drives the stop, and a stop comes
+sooner after a batch that moved that share towards 0 or 1 (where its variance
+is smaller). ``rerun=True`` then plays the count reached again on fresh deals
+(the next ones of the same seed, which the stop never saw) and reports that
+fixed-count run instead.
+"""
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+import math
+from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
-from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
+from analyser.engine.config import MAX_INDEX, RunConfig, whole_number
 from analyser.engine.errors import UserError
-from analyser.engine.pipeline import ChunkRunner, run
+from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
+from analyser.engine.stopping import (
+    DEFAULT_MAX_COUNT,
+    FIXED,
+    STOP_RULE,
+    Precision,
+    check_precision,
+    one_count,
+    stop_text,
+)
+from analyser.stats.intervals import stop_half_width
+from analyser.stats.tally import Tally
+
+SHARES = "every share interval (win share, the game's rates; a 0/1 score)"
+PRECISION_BIAS = ("the share whose interval is the widest drives the stop, which can bias its estimate slightly "
+                  "(-0.02 +- 0.06 points for random, Palace 4p saver/lowest/pickup/random at H = 0.01, 300 seeds); "
+                  "rerun=True (--rerun) plays the same count again on fresh deals for unbiased estimates")
 
 
 def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
              keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
              first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None,
-             precision: float | None = None, max_deals: int = 10_000_000, rerun: bool = False) -> SimulationResult:
+             precision: float | None = None, max_deals: int = DEFAULT_MAX_COUNT,
+             rerun: bool = False) -> SimulationResult:
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
@@ -36,75 +70,121 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     at most this (0.005: +-0.5 points) or ``max_deals`` units were played; ``n``
     is then the first batch (default 1,000) and ``result.meta["stopped"]`` says
     which happened. rerun: then play the count reached again on fresh deals and return that
-    fixed-count run (the stop slightly biases the share that drives it; see analyser.analyses.compare).
+    fixed-count run (the stop slightly biases the share that drives it; see the module).
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
     """
-    if n is not None and deals is not None and n != deals:
-        raise UserError(f"give the number of units once (n={n!r}, deals={deals!r})")
-    count = n if n is not None else deals if deals is not None else 10_000 if precision is None else 1_000
+    count = one_count(n, deals, "unit")
+    count = count if count is not None else 10_000 if precision is None else 1_000
     if progress is None:
         progress = in_notebook()
     with preparing(progress):
         config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
     if rerun and precision is None:
         raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
-    if precision is not None:
-        from analyser.analyses.compare import simulate_to_precision
+    if precision is None:
+        return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+                   out=out)
+    precision = check_precision(precision)
+    cap = whole_number(max_deals, "--max-deals", 1)
+    if config.deals > cap:
+        raise UserError(f"the first batch ({config.deals:,}) is more than --max-deals ({cap:,})")
+    if not isinstance(rerun, bool):
+        raise UserError(f"rerun must be True or False, not {rerun!r}")
+    if rerun and config.first_deal + 2 * cap > MAX_INDEX + 1:
+        raise UserError(f"--rerun needs room for twice --max-deals ({2 * cap:,}) after the first "
+                        f"{config.game.unit} {config.first_deal:,}; lower --max-deals")
+    if not rerun:
+        return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+                   out=out, precision=(precision, cap))
+    first = run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=False,
+                precision=(precision, cap))
+    n_reached = first.meta["stop"]["deals"]
+    again = replace(config, deals=n_reached, first_deal=config.first_deal + n_reached)
+    stop = {"rule": "rerun", "deals": n_reached, "first_deal": again.first_deal, "precision_stop": first.meta["stop"]}
+    rerun_meta = {"stop": stop, "stopped": stop_text(stop, config.game.unit), "batches": first.meta["batches"],
+                  "precision": first.meta["precision"]}
+    return run(again, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
+               out=out, extra=rerun_meta)
 
-        return simulate_to_precision(config, precision, max_deals, threads=threads, chunk_size=chunk_size,
-                                     keep_records=keep_records, progress=progress, out=out, rerun=rerun)
-    return run(config, threads=threads, chunk_size=chunk_size, progress=progress,
-               keep_records=keep_records, out=out)
+
+class TallySink(Sink):
+    """simulate's sink: the tally, the results file (written as chunks finish) and the kept records.
+    ``finish(run)`` gives what joins the metadata once the plan is played (the file's too)."""
+
+    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish):
+        from analyser.io.results_file import RecordWriter
+
+        self.game, self.players, self.out, self.finish = config.game, config.players, out, finish
+        self.writer = RecordWriter(out, meta, config.game) if out is not None else None  # refuses a bad target
+        self.tally = Tally.for_run(config.game, config.players, meta["policies"])
+        self.keeps_records = keep_records
+        self.kept = []
+        self.extra: dict = {}
+
+    def add(self, chunk, records) -> None:
+        rec, = records
+        self.tally.add(rec)
+        if self.writer:
+            self.writer.write(rec, self.players)
+        if self.keeps_records:
+            self.kept.append(rec)
+
+    def close(self, run) -> None:
+        self.extra = self.finish(run)
+        if self.writer:
+            self.writer.close(self.extra)
+
+    def discard(self) -> None:
+        if self.writer:
+            self.writer.discard()
+
+    def note(self) -> str:
+        return file_note(self.out, self.writer.existed) if self.writer else ""
+
+    def records(self):
+        return join_records(self.kept, self.game.record_dtype) if self.keeps_records else None
 
 
-@dataclass
-class Trace:
-    events: list[dict]
-    text_renderer: object
-
-    def jsonl(self) -> str:
-        return "\n".join(json.dumps(e) for e in self.events)
-
-    def text(self) -> str:
-        return self.text_renderer(self.events)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"<Trace: {len(self.events)} events; .text() for people, .jsonl() for programs>"
-
-
-def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | None = None,
-          policies=None, rules: dict | None = None, hand: int | None = None, streams=None,
-          unit: str | None = None) -> Trace:
-    """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays
-    (with the same ``unit``). ``hand`` keeps the setup and the events of that hand
-    (round) of a match only."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams, unit)
-    if hand is not None and config.game.sub_unit is None:   # before compiling anything
-        raise UserError(f"{config.game.name} has no hands or rounds: a {config.game.unit} is played whole")
-    runner = ChunkRunner(config)
-    events, _ = config.game.trace(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
-                                  runner.params, runner.streams)
+def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
+        keep_records: bool = False, out=None, precision: tuple[float, int] | None = None,
+        extra: dict | None = None) -> SimulationResult:
+    """Play one configuration through the pipeline: ``config.deals`` units (with ``precision``,
+    ``(target, cap)``, the first batch of a precision run); ``extra`` joins the metadata."""
     meta = config.metadata()
-    head = {"type": "setup", "game": meta["game"], "players": config.players, "seed": config.seed,
-            "unit": config.game.unit, "deal": config.first_deal, "settings": meta["settings"],
-            "policies": meta["policies"]}
-    events[0] = {**head, **{k: v for k, v in events[0].items() if k != "type"}}
-    if hand is not None:
-        events = _one_hand(events, hand, config.game)
-    return Trace(events, config.game.trace_text)
+    stop = FIXED
+    if precision is not None:
+        stop = Precision(*precision, lambda: share_half_width(sink.tally, config.game))
+
+    def finish(run) -> dict:
+        done = {"deals": run.units, "threads": run.threads, "seconds": run.seconds,
+                "simulation_seconds": run.simulation_seconds}
+        if precision is not None:
+            done.update(stop=run.stop, stopped=stop_text(run.stop, config.game.unit), batches=stop.batches,
+                        precision={"target": precision[0], "applies_to": SHARES, "stopping": STOP_RULE,
+                                   "max_deals": precision[1], "bias": PRECISION_BIAS})
+        return {**done, **(extra or {})}
+
+    sink = TallySink(config, meta, keep_records, out, finish)
+    plan = Plan.of([config], chunk_size=chunk_size, label=f"{config.game.name} x{config.players}")
+    run_ = execute(plan, sink, stop, threads=threads, progress=progress)
+    meta.update(sink.extra)
+    return SimulationResult(meta, config.game, sink.tally, run_.seconds, sink.records(), run_.simulation_seconds)
 
 
-def _one_hand(events: list[dict], hand, game) -> list[dict]:
-    """The setup line (the run's configuration) and the events of one hand (round):
-    the events inside a unit carry their sub-unit's index under its name."""
-    key = game.sub_unit
-    hand = whole_number(hand, f"the {key}")
-    played = sorted({e[key] for e in events if key in e})
-    if hand not in played:
-        have = f"{key}s {played[0]}..{played[-1]}" if played else f"no {key}s"
-        raise UserError(f"this {game.unit} has {have}, not {hand}")
-    return [events[0]] + [e for e in events[1:] if e.get(key) == hand]
+def share_half_width(tally, game) -> float:
+    """The widest Chow-Robbins half-width (intervals.stop_half_width) among the shares simulate's tables
+    report, per seat, policy and team; NaN before two completed units."""
+    names = ["win"] + [c.name for c in game.columns if c.per == "seat" and c.kind == "rate"]
+    if bool(tally.is_binary("seat", "score").all()):
+        names.append("score")
+    widest = 0.0
+    for part in tally.groups:
+        for q in names:
+            _, sd = tally.mean_and_sd(part, q)
+            for v in sd:
+                half = stop_half_width(float(v) ** 2, tally.completed)
+                if not math.isfinite(half):
+                    return float("nan")
+                widest = max(widest, half)
+    return widest

@@ -79,7 +79,6 @@ import dataclasses
 import html
 import itertools
 import math
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +87,15 @@ import pandas as pd
 
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.errors import Interrupted, UserError, choices
+from analyser.engine.errors import UserError, choices
+from analyser.engine.pipeline import Gather, LocalExecutor, Plan, check_chunk_size, execute, first_unit
 from analyser.engine.policies import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
+from analyser.engine.progress import in_notebook
 from analyser.engine.registry import get_game, plural
-from analyser.io.results_file import read_results
+from analyser.engine.stopping import batch_plan, one_count
+from analyser.io.jsonable import jsonable, rows
+from analyser.io.numbers import general, hundred, p_short, percent
+from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 from analyser.stats.multiple import holm, mean_p
 
@@ -190,8 +194,8 @@ def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, s
             swept[key] = vals
         fixed = {k: v for k, v in seat.values.items() if k not in swept}
         text = seat.spec.name + ":" + ",".join(
-            [f"{k}={_g(v)}" for k, v in fixed.items() if v != seat.spec.defaults()[k]]
-            + [f"{k}={'|'.join(_g(v) for v in vals)}" for k, vals in swept.items()])
+            [f"{k}={general(v)}" for k, v in fixed.items() if v != seat.spec.defaults()[k]]
+            + [f"{k}={'|'.join(general(v) for v in vals)}" for k, vals in swept.items()])
         return seat.spec, fixed, swept, text
     name, items = split_spec(item)
     if name not in available:
@@ -355,7 +359,7 @@ def setting_row(plays: Plays, base: Plays) -> dict:
     out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
     out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
     out["seat_share"] = float(plays.seats[keep].mean()) if n else float("nan")
-    return {k: _plain(v) for k, v in out.items()}
+    return {k: jsonable(v) for k, v in out.items()}
 
 
 # ---------------------------------------------------------------- the result
@@ -408,17 +412,15 @@ class SweepResult:
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "lineup", "seat", "policy", "swept",
                                      "parameters", "arrangements", "baseline", "fair_share", "family", "deals",
                                      "first_deal", "seed", "check_seed", "settings", "streams", "method")}
-        out.update(table=[{k: _plain(v) for k, v in r.items()} for r in self.table.to_dict("records")],
+        out.update(table=rows(self.table),
                    best=self.best, recheck=self.recheck, threads=m.get("threads"), seconds=m.get("seconds"),
                    games_per_second=m.get("games_per_second"), versions=m.get("versions"))
         return out
 
     def save(self, path: str | Path) -> Path:
         """Parquet: the table, with the metadata (best and re-check included) under the analyser key."""
-        from analyser.analyses.compare import _write
-
         path = Path(path)
-        _write(path, self.table, {**self.meta, "best": self.best, "recheck": self.recheck})
+        write_frame(path, self.table, {**self.meta, "best": self.best, "recheck": self.recheck})
         return path
 
     def __repr__(self) -> str:
@@ -446,7 +448,7 @@ class SweepResult:
 
 
 def setting_text(params: dict) -> str:
-    return ", ".join(f"{k}={_g(v)}" for k, v in params.items())
+    return ", ".join(f"{k}={general(v)}" for k, v in params.items())
 
 
 def others_text(meta: dict) -> str:
@@ -468,17 +470,17 @@ def baseline_text(meta: dict) -> str:
 def fair_text(meta: dict) -> str:
     """The fair share, and what an equal seat wins beside the baseline where draws take some."""
     b, unit = meta["baseline"], plural(meta["unit"])
-    text = f"fair share {_pc(meta['fair_share'])}"
+    text = f"fair share {percent(meta['fair_share'])}"
     if b.get("draw_rate"):
-        text += (f" of decided {unit}; with the baseline's {_pc(b['draw_rate'])} draws an average seat wins "
-                 f"{_pc(b['seat_share'])}")
+        text += (f" of decided {unit}; with the baseline's {percent(b['draw_rate'])} draws an average seat wins "
+                 f"{percent(b['seat_share'])}")
     return text
 
 
 def best_text(b: dict) -> str:
-    return (f"{setting_text(b['params'])}: win share {_pc(b['win_rate'])} [{_pc(b['win_ci_low'])}, "
-            f"{_pc(b['win_ci_high'])}]; vs baseline {_pp(b['win_diff'])} points [{_pp(b['win_diff_ci_low'])}, "
-            f"{_pp(b['win_diff_ci_high'])}], Holm p {format_p(b['p_holm'])}")
+    return (f"{setting_text(b['params'])}: win share {percent(b['win_rate'])} [{percent(b['win_ci_low'])}, "
+            f"{percent(b['win_ci_high'])}]; vs baseline {_signed(b['win_diff'])} points "
+            f"[{_signed(b['win_diff_ci_low'])}, {_signed(b['win_diff_ci_high'])}], Holm p {p_short(b['p_holm'])}")
 
 
 def family_text(family: dict) -> str:
@@ -487,39 +489,18 @@ def family_text(family: dict) -> str:
 
 
 def recheck_text(r: dict, unit: str = "game") -> str:
-    return (f"re-check on seed {r['seed']} ({r['deals']:,} {plural(unit)}): win share {_pc(r['win_rate'])} "
-            f"[{_pc(r['win_ci_low'])}, {_pc(r['win_ci_high'])}], vs baseline {_pp(r['win_diff'])} points; "
-            f"winner's curse (best - re-check difference) {_pp(r['curse'])} points [{_pp(r['curse_ci_low'])}, "
-            f"{_pp(r['curse_ci_high'])}]")
+    return (f"re-check on seed {r['seed']} ({r['deals']:,} {plural(unit)}): win share {percent(r['win_rate'])} "
+            f"[{percent(r['win_ci_low'])}, {percent(r['win_ci_high'])}], vs baseline {_signed(r['win_diff'])} points; "
+            f"winner's curse (best - re-check difference) {_signed(r['curse'])} points [{_signed(r['curse_ci_low'])}, "
+            f"{_signed(r['curse_ci_high'])}]")
 
 
-def _g(v) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{float(v):g}"
-
-
-def _pc(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{100 * x:.2f}%"
-
-
-def _pp(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{100 * x:+.2f}"
-
-
-def format_p(x) -> str:
-    """A p-value: three figures, or ``<0.0001``."""
-    if x is None or not math.isfinite(x):
-        return "-"
-    return "<0.0001" if x < 1e-4 else f"{x:.2g}"
+def _signed(x) -> str:
+    return hundred(x, sign=True)
 
 
 def _whole(v: float, integer: bool):
     return int(v) if integer else float(v)
-
-
-def _plain(v):
-    from analyser.analyses.compare import _plain as plain
-
-    return plain(v)
 
 
 # ---------------------------------------------------------------- running
@@ -537,19 +518,14 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     arrangement. check_seed: the re-check's seed (default seed + 1,000,003). out: also write the table
     and metadata to this Parquet file.
     """
-    from analyser.engine.pipeline import ChunkRunner, chunks, set_threads
-    from analyser.engine.progress import in_notebook, preparing, progress_bar
-
-    if n is not None and deals is not None and n != deals:
-        raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
-    count = n if n is not None else deals
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    count = one_count(n, deals, "deal")
+    chunk_size = check_chunk_size(chunk_size)
     if progress is None:
         progress = in_notebook()
     spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
     base = RunConfig.build(game, players, spec.default_policy, 1, seed, rules, 0, None, unit)  # players, rules, seed
-    count = whole_number(count if count is not None else DEFAULT_DEALS, f"the number of {plural(spec.unit)}", 1)
+    count, _ = batch_plan(count, None, None, spec.unit)
+    first_deal = first_unit(first_deal, spec.unit, count)
     plan = plan_sweep(base.game, base.players, policies, values, baseline)
     seed = base.seed
     check_seed = (seed + CHECK_SEED_OFFSET) % (MAX_INDEX + 1) if check_seed is None else \
@@ -558,58 +534,44 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         raise UserError(f"the re-check seed must differ from the run seed ({seed})")
     homes, scheme = sweep_arrangements(base.players, base.game.team_of(base.players),
                                        ["swept" if i == plan.seat else p.label() for i, p in enumerate(plan.seats)])
-    configs = [RunConfig.build(base.game, base.players, [plan.seats[h] for h in ids], count, seed, rules,
-                               first_deal, ids) for ids in homes]
     positions = [ids.index(plan.seat) for ids in homes]
-    threads = set_threads(threads)
     if out is not None:
-        from analyser.io.results_file import check_target
-
         check_target(Path(out))
-    with preparing(progress):
-        runners = [ChunkRunner(c) for c in configs]
-    extra = plan.baseline_row is None
-    sim_seconds, done = 0.0, 0
-    t_start = time.perf_counter()
-    total = count * len(homes) * (len(plan.settings) + extra + 2)
-    label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
-    rows: list[dict] = []
-    try:
-        with progress_bar(total, label, progress) as bar:
-            def play(setting: SeatPolicy, run_seed: int) -> Plays:
-                nonlocal sim_seconds, done
-                for runner, config, position in zip(runners, configs, positions, strict=True):
-                    runner.config = dataclasses.replace(config, seed=run_seed)
-                    runner.params[position] = setting.row()
-                blocks = []
-                for start, size in chunks(configs[0].first_deal, count, chunk_size):
-                    t0 = time.perf_counter()
-                    records = [runner.run(start, size) for runner in runners]
-                    sim_seconds += time.perf_counter() - t0
-                    blocks.append(Plays.of(records, positions, base.players))
-                    done += size * len(runners)
-                    if bar:
-                        rate = done / max(time.perf_counter() - t_start, 1e-9)
-                        bar.advance(size * len(runners), f"{rate:,.0f} plays/s")
-                return Plays.concat(blocks)
 
-            base_plays = play(plan.baseline, seed)
-            for i, setting in enumerate(plan.settings):
-                rows.append(setting_row(base_plays if i == plan.baseline_row else play(setting, seed), base_plays))
-            table = _table(plan, rows)
-            k = best_index(table)
-            check_base = play(plan.baseline, check_seed)
-            check = setting_row(play(plan.settings[k], check_seed), check_base)
-    except KeyboardInterrupt:
-        kept = "; no file was written" if out is not None else ""
-        raise Interrupted(f"interrupted after {len(rows)} of {len(plan.settings)} settings{kept}") from None
-    finally:
-        for runner, config in zip(runners, configs, strict=True):
-            runner.config = config
-    seconds = time.perf_counter() - t_start
-    meta = _metadata(configs[0], plan, check_seed, homes, scheme, setting_row(base_plays, base_plays), table)
-    meta.update(threads=threads, seconds=seconds, simulation_seconds=sim_seconds, plays=done,
-                games_per_second=done / seconds if seconds > 0 else None)
+    def group(setting: SeatPolicy, run_seed: int) -> tuple:
+        """The arrangements of the line-up with the swept seat at ``setting``, on seed ``run_seed``."""
+        seats = [setting if h == plan.seat else plan.seats[h] for h in range(base.players)]
+        return tuple(RunConfig.build(base.game, base.players, [seats[h] for h in ids], count, run_seed, rules,
+                                     first_deal, ids) for ids in homes)
+
+    def play(settings: list[SeatPolicy], run_seed: int, label: str, name: str) -> list[Plays]:
+        """Each setting on common deals in every arrangement: its Plays."""
+        blocks: list[list[Plays]] = [[] for _ in settings]
+        schedule = Plan(tuple(group(s, run_seed) for s in settings), first_deal, count, chunk_size, label, name)
+        sink = Gather(lambda chunk, recs: blocks[chunk.group].append(Plays.of(recs, positions, base.players)), out)
+        runs.append(execute(schedule, sink, threads=threads, progress=progress, executor=executor))
+        return [Plays.concat(b) for b in blocks]
+
+    runs: list = []
+    executor = LocalExecutor()
+    label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
+    others = [i for i in range(len(plan.settings)) if i != plan.baseline_row]
+    played = play([plan.baseline] + [plan.settings[i] for i in others], seed, label, "settings")
+    base_plays = played[0]
+    by_setting = dict(zip(others, played[1:], strict=True))
+    rows = [setting_row(base_plays if i == plan.baseline_row else by_setting[i], base_plays)
+            for i in range(len(plan.settings))]
+    table = _table(plan, rows)
+    k = best_index(table)
+    check_base, check_best = play([plan.baseline, plan.settings[k]], check_seed,
+                                  f"{base.game.name} x{base.players}, re-check of the best setting", "re-check runs")
+    check = setting_row(check_best, check_base)
+    seconds = sum(r.seconds for r in runs)
+    plays = sum(r.plays for r in runs)
+    meta = _metadata(group(plan.settings[0], seed)[0], plan, check_seed, homes, scheme,
+                     setting_row(base_plays, base_plays), table)
+    meta.update(threads=runs[0].threads, seconds=seconds, simulation_seconds=sum(r.simulation_seconds for r in runs),
+                plays=plays, games_per_second=plays / seconds if seconds > 0 else None)
     best = _best(plan, table, rows, k)
     table["best"] = np.arange(len(table)) == k
     result = SweepResult(table, best, _recheck(check, best, check_seed, count), meta)
@@ -643,9 +605,9 @@ STATS = ("win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low", 
 
 def _best(plan: SweepPlan, table: pd.DataFrame, rows: list[dict], k: int) -> dict:
     row = rows[k]
-    return {"row": k, "params": {n: _plain(table[n].iloc[k]) for n in plan.names},
+    return {"row": k, "params": {n: jsonable(table[n].iloc[k]) for n in plan.names},
             "policy": plan.settings[k].label(), "games": row["games"], **{key: row.get(key) for key in STATS},
-            "p_value": row["p_value"], "p_holm": _plain(table["p_holm"].iloc[k]),
+            "p_value": row["p_value"], "p_holm": jsonable(table["p_holm"].iloc[k]),
             "significant": bool(table["significant"].iloc[k]), "win_diff_se": row["win_diff_se"]}
 
 
@@ -657,7 +619,7 @@ def _recheck(row: dict, best: dict, check_seed: int, count: int) -> dict:
         low, high = curse - Z95 * se, curse + Z95 * se
     return {"seed": check_seed, "deals": count, "games": row["games"], "aborted": row["aborted"],
             **{key: row.get(key) for key in STATS}, "p_value": row["p_value"],
-            "curse": curse, "curse_ci_low": _plain(low), "curse_ci_high": _plain(high)}
+            "curse": curse, "curse_ci_low": jsonable(low), "curse_ci_high": jsonable(high)}
 
 
 METHOD = ("every setting and the baseline play deals first_deal .. first_deal + deals - 1 with the run seed "

@@ -70,7 +70,6 @@ the batches are those of compare.
 from __future__ import annotations
 
 import html
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -79,15 +78,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.analyses.compare import (
-    DEFAULT_MAX_DEALS,
-    BatchLoop,
-    _rows,
-    _write,
-    batch_plan,
-    check_precision,
-    stop_text,
-)
 from analyser.analyses.seatings import (
     arrangements,
     is_team_game,
@@ -97,11 +87,24 @@ from analyser.analyses.seatings import (
     table_design,
     table_seatings,
 )
-from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.errors import Interrupted, UserError
+from analyser.engine import pipeline
+from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
+from analyser.engine.errors import UserError
+from analyser.engine.pipeline import Gather, check_chunk_size, execute, first_unit, run_meta
 from analyser.engine.policies import same_policy
+from analyser.engine.progress import in_notebook
 from analyser.engine.registry import plural
-from analyser.io.results_file import read_results
+from analyser.engine.stopping import (
+    DEFAULT_MAX_COUNT,
+    FIXED,
+    Precision,
+    batch_plan,
+    check_precision,
+    one_count,
+    stop_text,
+)
+from analyser.io.jsonable import rows
+from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, widest_stop_half_width
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
 from analyser.stats.nash import METHOD as NASH
@@ -400,9 +403,9 @@ class TournamentResult:
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
                                      "outcome", "policies", "params", "fair_share", "seating", "cell",
                                      "arrangements", "tables")}
-        out.update(same=self.same, same_text=m["same_text"], fit=self.fit, head_to_head=_rows(self.head_to_head()),
-                   equilibrium=_rows(self.equilibrium), ratings=_rows(self.ratings), model=m["model"],
-                   pairs=_rows(self.pairs), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
+        out.update(same=self.same, same_text=m["same_text"], fit=self.fit, head_to_head=rows(self.head_to_head()),
+                   equilibrium=rows(self.equilibrium), ratings=rows(self.ratings), model=m["model"],
+                   pairs=rows(self.pairs), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
                    method=m["method"], seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
                    versions=m["versions"])
         return out
@@ -411,10 +414,10 @@ class TournamentResult:
         """Write the per-deal values (pairs seating: one row per pair and deal; mixed tables: one row per play)
         with the metadata, the ratings and the equilibrium (see load_tournament)."""
         path = Path(path)
-        meta = {**self.meta, "ratings": _rows(self.ratings), "equilibrium": _rows(self.equilibrium)}
+        meta = {**self.meta, "ratings": rows(self.ratings), "equilibrium": rows(self.equilibrium)}
         if not self.mixed:
             meta["tournament_state"] = self.tally.state()
-        _write(path, self.tally.frame(), meta)
+        write_frame(path, self.tally.frame(), meta)
         return path
 
     def summary_lines(self) -> list[str]:
@@ -463,7 +466,7 @@ def design_text(meta: dict) -> str:
 
 def tournament(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
                seed: int = 0, rules: dict | None = None, threads: int | None = None,
-               precision: float | None = None, max_deals: int = DEFAULT_MAX_DEALS, first_deal: int = 0,
+               precision: float | None = None, max_deals: int = DEFAULT_MAX_COUNT, first_deal: int = 0,
                unit: str | None = None, out=None, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
                n: int | None = None, tables: str = "pairs", bootstrap: int = DEFAULT_BOOTSTRAP) -> TournamentResult:
     """Play ``policies`` against each other on the same duplicate deals: a head-to-head matrix, the
@@ -478,20 +481,14 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     bootstrap: replicates of the bootstrap over deals for the equilibrium's intervals (0: none).
     The first policy is the ratings' reference. out: also write a Parquet file.
     """
-    from analyser.engine.pipeline import ChunkRunner, set_threads
-    from analyser.engine.progress import in_notebook, preparing
-
-    if n is not None and deals is not None and n != deals:
-        raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
-    count = n if n is not None else deals
+    count = one_count(n, deals, "deal")
     precision = check_precision(precision)
     if tables not in SEATINGS:
         raise UserError(f"tables is {' or '.join(SEATINGS)}, not {tables!r}")
     if not isinstance(policies, (list, tuple)) or len(policies) < MIN_POLICIES:
         got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
         raise UserError(f"a tournament needs at least {MIN_POLICIES} policies, not {got}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    chunk_size = check_chunk_size(chunk_size)
     bootstrap = whole_number(bootstrap, "the bootstrap replicates", 0, MAX_BOOTSTRAP)
     if progress is None:
         progress = in_notebook()
@@ -505,38 +502,28 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
         seen.add(label)
     unit_name = base.game.unit
     count, cap = batch_plan(count, precision, max_deals, unit_name)
-    first_deal = whole_number(first_deal, f"the first {unit_name}", 0, MAX_INDEX - cap + 1)
+    first_deal = first_unit(first_deal, unit_name, cap)
     teams = base.game.team_of(base.players)
     plan = (_pairs_plan if tables == "pairs" else _mixed_plan)(labels, base.players, teams)
     configs = [[RunConfig.build(game, base.players, [policies[i] for i in who], cap, seed, rules, first_deal, ids,
                                 unit) for who, ids in row] for row in plan.rows]
-    threads = set_threads(threads)
     meta = _metadata(base, singles, labels, plan, precision, cap)
     if out is not None:
-        from analyser.io.results_file import check_target
-
         check_target(Path(out))
-    with preparing(progress):
-        runners = [[ChunkRunner(c) for c in row] for row in configs]
-    t_start = time.perf_counter()
-    loop = BatchLoop(count, precision, cap, first_deal, chunk_size, sum(len(row) for row in runners),
-                     f"{base.game.name} x{base.players}, {plan.label}", progress)
+    sizes = [len(row) for row in configs]
+    schedule = pipeline.Plan.of([c for row in configs for c in row], count, chunk_size,
+                                f"{base.game.name} x{base.players}, {plan.label}", per=plan.per)
+    stop = FIXED if precision is None else Precision(precision, cap, plan.widest)
 
-    def add(start, size, plays):
-        for p, row in enumerate(plays):
-            plan.add(p, np.arange(start, start + size, dtype=np.int64), row)
+    def add(chunk, plays):
+        deal_index = np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64)
+        at = 0
+        for p, size in enumerate(sizes):
+            plan.add(p, deal_index, plays[at: at + size])
+            at += size
 
-    try:
-        stop = loop.run(lambda start, size: [[runner.run(start, size) for runner in row] for row in runners],
-                        add, plan.widest)
-    except KeyboardInterrupt:
-        kept = "; no file was written" if out is not None else ""
-        raise Interrupted(f"interrupted after {loop.done:,} {plural(unit_name)} per {plan.per}{kept}") from None
-    seconds = time.perf_counter() - t_start
-    plays = loop.done * loop.plays_per_deal
-    meta.update(deals=loop.done, stop=stop, stopped=stop_text(stop, unit_name), batches=loop.batches,
-                threads=threads, seconds=seconds, simulation_seconds=loop.simulation_seconds, plays=plays,
-                plays_per_second=plays / seconds if seconds > 0 else None)
+    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress)
+    meta.update(run_meta(run, stop), stopped=stop_text(run.stop, unit_name))
     result = conclude(meta, plan, labels, [c.seats[0] for c in singles], bootstrap)
     if out is not None:
         result.save(out)

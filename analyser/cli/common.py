@@ -4,8 +4,6 @@ until the help is actually shown."""
 from __future__ import annotations
 
 import functools
-import json
-import sys
 from enum import Enum
 from typing import Annotated
 
@@ -162,18 +160,6 @@ def complete_unit(ctx: typer.Context, incomplete: str) -> list[str]:
     return [u for u in spec.units if u.startswith(incomplete)] if spec else []
 
 
-def print_result(result, fmt: Format):
-    """Print a SimulationResult as a terminal table, one JSON object, or CSV of the seat rows."""
-    if fmt == Format.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    elif fmt == Format.csv:
-        result.summary.to_csv(sys.stdout, index=False)
-    else:
-        from analyser.cli.tables import print_tables
-
-        print_tables(result)
-
-
 # Options the commands share, declared once.
 GameArg = Annotated[str, typer.Argument(metavar=GAME, help="Game to play; `analyser games` lists them.",
                                         autocompletion=complete_game, show_default=False)]
@@ -212,26 +198,3 @@ def players_option(help: str):
 def deals_option(help: str):
     """``--deals/-n N``, the units to play (``CountAlias``, ``GamesAlias`` and ``MatchesAlias`` are its other names)."""
     return Annotated[int | None, typer.Option("--deals", "-n", metavar=N, show_default=False, help=help)]
-
-
-def print_analysis(result, fmt, tables, csv_frame, console=None) -> None:
-    """Print a comparison, tournament or sweep: ``tables(result, console)`` for people, one
-    JSON object (``result.to_dict()``), or ``csv_frame`` as CSV for spreadsheets."""
-    fmt = Format(fmt)
-    if fmt == Format.json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    elif fmt == Format.csv:
-        csv_frame.to_csv(sys.stdout, index=False)
-    else:
-        tables(result, console)
-
-
-def finish(result, printer, fmt, out, plot) -> None:
-    """After an analysis command: print the result, say where the file went, draw the figure."""
-    printer(result, fmt)
-    if out is not None:
-        typer.echo(f"wrote {out}", err=True)
-    if plot is not None:
-        from analyser.cli.plot import write_plot
-
-        write_plot(result.plot(), plot)

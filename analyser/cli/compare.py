@@ -1,76 +1,54 @@
 """``analyser compare``: policy A against policy B on duplicate deals."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    DEFAULT_PLAYERS,
-    FILE,
-    CountAlias,
-    Format,
-    GameArg,
-    GamesAlias,
-    MatchesAlias,
-    MaxDealsOpt,
-    NoProgressOpt,
-    RuleOpt,
-    SeedOpt,
-    ThreadsOpt,
-    UnitOpt,
-    deals_option,
-    finish,
-    one_of,
-    players_option,
-    policy_option,
-    print_analysis,
-    user_errors,
-)
-from analyser.cli.plot import PLOT_HELP
+from analyser.cli import common, output
+from analyser.io.numbers import num
 
 POLICY_HELP = ("Give it exactly twice: policy A, then policy B (NAME or NAME:PARAM=VALUE,...). "
                "`analyser policies GAME` lists them.")
-PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
-                "two, A and B fill the seats in the rotations of ABB..B and BAA..A; in a team game each fills whole "
-                "teams (A on team 0 and B on the other, then swapped).")
+PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + "). "
+                "With more than two, A and B fill the seats in the rotations of ABB..B and BAA..A; in a team game "
+                "each fills whole teams (A on team 0 and B on the other, then swapped).")
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
-DealsOpt = deals_option(
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
+DealsOpt = common.deals_option(
     "Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
     "Default: 10,000; with --precision the first batch, default 1,000.")
 
 
-@user_errors
+@common.user_errors
 def compare(
-    game: GameArg,
+    game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     count: DealsOpt = None,
-    count2: CountAlias = None,
-    games: GamesAlias = None,
-    matches: MatchesAlias = None,
-    unit: UnitOpt = None,
-    seed: SeedOpt = 0,
-    rule: RuleOpt = None,
+    count2: common.CountAlias = None,
+    games: common.GamesAlias = None,
+    matches: common.MatchesAlias = None,
+    unit: common.UnitOpt = None,
+    seed: common.SeedOpt = 0,
+    rule: common.RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals until the paired win share difference's Chow-Robbins half-width z*sqrt((s^2 + 1/n)/n) "
              "is at most H (0.005 = +-0.5 points), after at least 100 deals, or --max-deals is reached. "
              "Default: a fixed number of deals.")] = None,
-    max_deals: MaxDealsOpt = 10_000_000,
-    threads: ThreadsOpt = None,
+    max_deals: common.MaxDealsOpt = 10_000_000,
+    threads: common.ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=FILE, show_default=False,
+        "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = Format.table,
-    no_progress: NoProgressOpt = False,
+    plot: output.PlotOpt = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the result. Default: table.")] = common.Format.table,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Compare policy A with policy B on duplicate deals.
 
@@ -81,33 +59,24 @@ def compare(
     where A sits alone and where B does disagree (the answer depends on the table).
     """
     from analyser.analyses.compare import compare as run_compare
-    from analyser.cli.plot import checked_plot_path
     from analyser.engine.registry import parse_rule_args
 
-    plot = checked_plot_path(plot)
-    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    plot = output.checked_plot_path(plot)
+    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     result = run_compare(game, policies=policy or [], players=players, deals=count, seed=seed,
                          rules=parse_rule_args(rule), threads=threads, precision=precision, max_deals=max_deals,
                          unit=unit, out=out, progress=not no_progress)
-    finish(result, print_compare, fmt, out, plot)
+    output.finish(result, print_compare, fmt, out, plot)
 
 
-def print_compare(result, fmt: Format | str = Format.table, console=None):
+def print_compare(result, fmt: common.Format | str = common.Format.table, console=None):
     """Print a CompareResult as a terminal table, one JSON object, or CSV of the summary rows
     (``analyser show`` calls it for a comparison file)."""
-    print_analysis(result, fmt, print_compare_tables, result.summary, console)
+    output.print_analysis(result, fmt, print_compare_tables, result.summary, console)
 
 
-def _pp(x, sign: bool = True) -> str:
-    if x is None or not math.isfinite(x):
-        return "-"
-    return f"{100 * x:+.2f}" if sign else f"{100 * x:.2f}"
 
 
-def _num(x, digits: int = 3, sign: bool = True) -> str:
-    if x is None or not math.isfinite(x):
-        return "-"
-    return f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
 
 
 def _summary_cells(row, value, width) -> list[str]:
@@ -124,7 +93,7 @@ def print_compare_tables(result, console=None):
     from rich.table import Table
 
     from analyser.analyses.compare import SAME, heterogeneity_text
-    from analyser.cli.tables import _whole_numbers
+    from analyser.cli.tables import whole_numbers
     from analyser.engine.registry import get_game, plural
 
     console = console or Console()
@@ -185,5 +154,12 @@ def print_compare_tables(result, console=None):
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
     for tab in (table, per, run):
-        console.print(_whole_numbers(tab))
+        console.print(whole_numbers(tab))
 
+
+def _pp(x, sign: bool = True) -> str:
+    return num(x, 2, sign, 100)
+
+
+def _num(x, digits: int = 3, sign: bool = True) -> str:
+    return num(x, digits, sign, grouped=True)

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import GAME, complete_game, user_errors
+from analyser.cli import common
 
 
-@user_errors
+@common.user_errors
 def games():
     """List the games, their players, unit, win, default policy and rule settings.
 
@@ -49,9 +49,9 @@ def games():
         console.print(table)
 
 
-@user_errors
-def policies(game: Annotated[str, typer.Argument(metavar=GAME, help="Game whose policies to list.",
-                                                 autocompletion=complete_game, show_default=False)]):
+@common.user_errors
+def policies(game: Annotated[str, typer.Argument(metavar=common.GAME, help="Game whose policies to list.",
+                                                 autocompletion=common.complete_game, show_default=False)]):
     """List a game's policies with their parameters, defaults and what they do."""
     from rich.console import Console
     from rich.table import Table

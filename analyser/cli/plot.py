@@ -1,5 +1,4 @@
-"""``analyser plot``, and the ``--plot FILE`` that commands share: figures written as png,
-svg or pdf with a non-interactive backend (pyplot is never imported; no window opens)."""
+"""``analyser plot``: the figure of a results file (see analyser.cli.output for ``--plot FILE``)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,28 +7,7 @@ from typing import Annotated
 import typer
 
 from analyser.cli.common import FILE, user_errors
-
-PLOT_HELP = "Also draw the run's figure to this FILE: .png, .svg or .pdf. Default: no figure."
-
-
-def checked_plot_path(path: Path | None) -> Path | None:
-    """Check a ``--plot`` FILE before a run starts (a bad suffix should not wait for the run)."""
-    if path is None:
-        return None
-    from analyser.plots.figures import check_plot_path
-
-    return check_plot_path(path)
-
-
-def write_plot(fig, path: Path) -> None:
-    """Write ``fig`` to ``path`` and say so on stderr, as ``--out`` does."""
-    import matplotlib
-
-    matplotlib.use("Agg")       # never a GUI backend from the CLI, whatever MPLBACKEND says
-    from analyser.plots.figures import save_figure
-
-    save_figure(fig, path)
-    typer.echo(f"wrote {path}", err=True)
+from analyser.cli.output import checked_plot_path, write_plot
 
 
 @user_errors

@@ -7,59 +7,43 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    FILE,
-    CountAlias,
-    GameArg,
-    GamesAlias,
-    MatchesAlias,
-    N,
-    NoProgressOpt,
-    RuleOpt,
-    SeedOpt,
-    ThreadsOpt,
-    deals_option,
-    one_of,
-    players_option,
-    policy_option,
-    user_errors,
-)
+from analyser.cli import common
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 
 SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies. Default: all four.")
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
-DealsOpt = deals_option(
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
+DealsOpt = common.deals_option(
     "Games (Palace) or matches per run: the seats run, each player count and each rule value "
     "(--count, --games and --matches are other names for it). Default: 50,000.")
 
 
-@user_errors
+@common.user_errors
 def report(
-    game: GameArg,
+    game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     count: DealsOpt = None,
-    count2: CountAlias = None,
-    games: GamesAlias = None,
-    matches: MatchesAlias = None,
+    count2: common.CountAlias = None,
+    games: common.GamesAlias = None,
+    matches: common.MatchesAlias = None,
     tournament_deals: Annotated[int | None, typer.Option(
-        "--tournament-deals", metavar=N, show_default=False,
+        "--tournament-deals", metavar=common.N, show_default=False,
         help="Deals per pair of policies in the policies section, each played in every seat arrangement. "
              "Default: a fifth of --deals.")] = None,
-    seed: SeedOpt = 0,
-    rule: RuleOpt = None,
+    seed: common.SeedOpt = 0,
+    rule: common.RuleOpt = None,
     section: Annotated[list[str] | None, typer.Option("--section", metavar="NAME", show_default=False,
                                                          help=SECTION_HELP)] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=FILE, show_default=False,
+        "--out", "-o", metavar=common.FILE, show_default=False,
         help="The Markdown file to write; NAME.json (every table, with the metadata) and the figures in NAME/ "
              "go beside it. An older report is replaced only when the new one is complete. "
              "Default: reports/GAME.md.")] = None,
-    threads: ThreadsOpt = None,
-    no_progress: NoProgressOpt = False,
+    threads: common.ThreadsOpt = None,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Balance report: is a seat, a player count, a rule setting or a policy
     unfair, and by how much?
@@ -84,7 +68,7 @@ def report(
     from analyser.analyses.report.builder import check_out, default_path
     from analyser.analyses.report.builder import report as build
 
-    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     from analyser.engine.registry import get_game, parse_rule_args
 
     get_game(game)                                  # an unknown game first, before the file is named after it

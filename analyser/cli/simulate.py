@@ -6,59 +6,43 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    DEFAULT_PLAYERS,
-    DEFAULT_POLICY,
-    FILE,
-    GAME,
-    RULE,
-    Format,
-    N,
-    complete_game,
-    complete_rule,
-    complete_unit,
-    one_of,
-    players_option,
-    policy_option,
-    print_result,
-    user_errors,
-)
-from analyser.cli.plot import PLOT_HELP, checked_plot_path, write_plot
+from analyser.cli import common, output
 
 GAME_HELP = "Game to play; `analyser games` lists them."
 POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat, once per team "
                "(Olenon: team 0, then team 1) or once per seat. "
-               "`analyser policies GAME` lists them. Default: the game's default policy (" + DEFAULT_POLICY + ").")
+               "`analyser policies GAME` lists them. Default: the game's default policy ("
+               + common.DEFAULT_POLICY + ").")
 RULE_HELP = ("A rule setting NAME=VALUE, repeatable; `analyser games` lists them. "
              "Default: the game's settings as listed there.")
-PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + ")."
+PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + ")."
 UNIT_HELP = ("What one simulated record is: a whole game or match (default), or, for games played in hands or "
              "rounds, a single hand or round from a fresh deal.")
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
 
 
-@user_errors
+@common.user_errors
 def simulate(
-    game: Annotated[str, typer.Argument(metavar=GAME, help=GAME_HELP, autocompletion=complete_game,
+    game: Annotated[str, typer.Argument(metavar=common.GAME, help=GAME_HELP, autocompletion=common.complete_game,
                                         show_default=False)],
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     count: Annotated[int | None, typer.Option(
-        "--count", "-n", metavar=N, show_default=False,
+        "--count", "-n", metavar=common.N, show_default=False,
         help="How many to play: games (Palace) or matches, or hands with --unit hand. --deals, --games and "
              "--matches are other names for it. Default: 10,000; with --precision the first batch, 1,000.")] = None,
-    deals: Annotated[int | None, typer.Option("--deals", metavar=N, hidden=True)] = None,
-    games: Annotated[int | None, typer.Option("--games", metavar=N, hidden=True)] = None,
-    matches: Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)] = None,
+    deals: Annotated[int | None, typer.Option("--deals", metavar=common.N, hidden=True)] = None,
+    games: Annotated[int | None, typer.Option("--games", metavar=common.N, hidden=True)] = None,
+    matches: Annotated[int | None, typer.Option("--matches", metavar=common.N, hidden=True)] = None,
     unit: Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", help=UNIT_HELP,
-                                                autocompletion=complete_unit, show_default=False)] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+                                                autocompletion=common.complete_unit, show_default=False)] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=common.N, show_default=False,
                                       help="Run seed: with the settings it fixes every game. Default: 0.")] = 0,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
-                                                      autocompletion=complete_rule, show_default=False)] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=common.RULE, help=RULE_HELP,
+                                                      autocompletion=common.complete_rule, show_default=False)] = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add games or matches until every win share and rate has a Chow-Robbins half-width "
@@ -69,18 +53,18 @@ def simulate(
         "--rerun", show_default=False,
         help="With --precision: after the stop at N, play N again on fresh deals (N to 2N-1 of the same seed) "
              "and report that fixed-count run, whose estimates the stop did not bias.")] = False,
-    max_deals: Annotated[int, typer.Option("--max-deals", metavar=N, show_default=False,
+    max_deals: Annotated[int, typer.Option("--max-deals", metavar=common.N, show_default=False,
                                            help="The cap for --precision. Default: 10,000,000.")] = 10_000_000,
     threads: Annotated[int | None, typer.Option(
-        "--threads", "-t", metavar=N, show_default=False,
+        "--threads", "-t", metavar=common.N, show_default=False,
         help="Worker threads; the numbers do not depend on it. Default: all cores.")] = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=FILE, show_default=False,
+        "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write one row per game or match to this Parquet FILE; an existing FILE is replaced only "
              "when the run completes. Default: no file.")] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the summary. Default: table.")] = Format.table,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the summary. Default: table.")] = common.Format.table,
+    plot: output.PlotOpt = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
                                               help="Show no progress bar (it goes to stderr).")] = False,
     progress: Annotated[bool, typer.Option("--progress", hidden=True)] = False,
@@ -97,26 +81,26 @@ def simulate(
 
     if rerun and precision is None:
         raise UserError("--rerun repeats a --precision run at the count it reached: give --precision H too")
-    plot = checked_plot_path(plot)
-    count = one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches},
+    plot = output.checked_plot_path(plot)
+    count = common.one_of({"--count": count, "--deals": deals, "--games": games, "--matches": matches},
                    10_000 if precision is None else 1_000)
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
                             keep_records=False, progress=not no_progress, unit=unit, precision=precision,
                             max_deals=max_deals, rerun=rerun)
-    print_result(result, fmt)
+    output.print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)
     if plot is not None:
-        write_plot(result.plot(), plot)
+        output.write_plot(result.plot(), plot)
 
 
-@user_errors
+@common.user_errors
 def show(
-    file: Annotated[Path, typer.Argument(metavar=FILE, show_default=False,
+    file: Annotated[Path, typer.Argument(metavar=common.FILE, show_default=False,
                                          help="A results file written with --out.")],
-    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the summary. Default: table.")] = Format.table,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the summary. Default: table.")] = common.Format.table,
 ):
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
     with --out."""
@@ -128,4 +112,4 @@ def show(
     printer = {"compare": "analyser.cli.compare:print_compare", "sweep": "analyser.cli.sweep:print_sweep",
                "tournament": "analyser.cli.tournament:print_tournament",
                "vary": "analyser.cli.vary:print_vary"}.get(kind)
-    (lazy(printer) if printer else print_result)(result, fmt)
+    (lazy(printer) if printer else output.print_result)(result, fmt)

@@ -7,72 +7,50 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    DEFAULT_PLAYERS,
-    FILE,
-    CountAlias,
-    Format,
-    GameArg,
-    GamesAlias,
-    MatchesAlias,
-    N,
-    NoProgressOpt,
-    RuleOpt,
-    SeedOpt,
-    ThreadsOpt,
-    UnitOpt,
-    deals_option,
-    finish,
-    one_of,
-    players_option,
-    policy_option,
-    print_analysis,
-    user_errors,
-)
-from analyser.cli.plot import PLOT_HELP, checked_plot_path
+from analyser.cli import common, output
 
 POLICY_HELP = ("The line-up. One policy carries the values to sweep: PARAM=lo..hi (step 1), lo..hi:step, or "
                "a|b|c (a list: commas separate parameters), for one or two parameters "
                "(e.g. 'pickup:max_pile=0..12'). Give one --policy per seat, or the swept one then one for all "
                "the other seats; alone, the other seats play it with the swept parameters at their defaults.")
-PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + ")."
+PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + ")."
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
-DealsOpt = deals_option(
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
+DealsOpt = common.deals_option(
     "Deals per setting, the same deals for every setting (--count, --games and --matches are other "
     "names for it). Default: 10,000.")
 
 
-@user_errors
+@common.user_errors
 def sweep(
-    game: GameArg,
+    game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     count: DealsOpt = None,
-    count2: CountAlias = None,
-    games: GamesAlias = None,
-    matches: MatchesAlias = None,
-    unit: UnitOpt = None,
-    seed: SeedOpt = 0,
+    count2: common.CountAlias = None,
+    games: common.GamesAlias = None,
+    matches: common.MatchesAlias = None,
+    unit: common.UnitOpt = None,
+    seed: common.SeedOpt = 0,
     baseline: Annotated[str | None, typer.Option(
         "--baseline", metavar="PARAM=V,...", show_default=False,
         help="The swept parameters' values the differences are taken from (e.g. max_pile=0). Default: "
              "their defaults; played besides the values if none equals it.")] = None,
     check_seed: Annotated[int | None, typer.Option(
-        "--check-seed", metavar=N, show_default=False,
+        "--check-seed", metavar=common.N, show_default=False,
         help="Seed of the re-check of the best setting. Default: the run seed + 1,000,003.")] = None,
-    rule: RuleOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", metavar=FILE, show_default=False,
+    rule: common.RuleOpt = None,
+    threads: common.ThreadsOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", metavar=common.FILE, show_default=False,
                                                 help="Also write the table and metadata to this Parquet "
                                                      "FILE.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", metavar="table|json|csv", show_default=False,
+    plot: output.PlotOpt = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", metavar="table|json|csv", show_default=False,
                                         help="Output: table (default), json or csv (the table's rows).")
-                   ] = Format.table,
-    no_progress: NoProgressOpt = False,
+                   ] = common.Format.table,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Sweep one policy's parameters over values against a line-up, in every seat, on common deals.
 
@@ -88,18 +66,18 @@ def sweep(
     from analyser.analyses.sweep import sweep as run_sweep
     from analyser.engine.registry import parse_rule_args
 
-    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    plot = checked_plot_path(plot)
+    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    plot = output.checked_plot_path(plot)
     result = run_sweep(game, policies=policy or None, players=players, deals=count, seed=seed,
                        rules=parse_rule_args(rule), threads=threads, baseline=baseline, check_seed=check_seed,
                        unit=unit, out=out, progress=not no_progress)
-    finish(result, print_sweep, fmt, out, plot)
+    output.finish(result, print_sweep, fmt, out, plot)
 
 
-def print_sweep(result, fmt: Format | str = Format.table, console=None):
+def print_sweep(result, fmt: common.Format | str = common.Format.table, console=None):
     """Print a SweepResult as a terminal table, one JSON object, or CSV of the table's rows
     (``analyser show`` calls it for a sweep file)."""
-    print_analysis(result, fmt, print_sweep_table, result.table, console)
+    output.print_analysis(result, fmt, print_sweep_table, result.table, console)
 
 
 def _pc(x) -> str:
@@ -173,7 +151,7 @@ def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name
            tests: bool = False) -> None:
     """One row per setting: the parameters, a level and a difference with their intervals; with ``tests``,
     Holm's p (of the win share difference) and the marks."""
-    from analyser.analyses.sweep import format_p
+    from analyser.io.numbers import p_short
 
     for name in (*names, level_name, "95% CI", diff_name, "95% CI", *(("Holm p", "") if tests else ())):
         table.add_column(name, justify="right", overflow="fold")
@@ -181,5 +159,5 @@ def _table(table, names, rows, level_name, level, level_ci, level_fmt, diff_name
         cells = [f"{row[n]:g}" if isinstance(row[n], float) else str(row[n]) for n in names]
         cells += [level_fmt(row[level]), f"{level_fmt(row[level_ci + '_low'])} {level_fmt(row[level_ci + '_high'])}",
                   diff_fmt(row[diff]), f"{diff_fmt(row[diff + '_ci_low'])} {diff_fmt(row[diff + '_ci_high'])}"]
-        cells += [format_p(row["p_holm"]), _mark(row)] if tests else []
+        cells += [p_short(row["p_holm"]), _mark(row)] if tests else []
         table.add_row(*cells, style="bold" if row.get("best") else None)

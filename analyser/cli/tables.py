@@ -8,22 +8,17 @@ from rich.console import Console
 from rich.table import Table
 
 from analyser.engine.registry import plural
+from analyser.io.numbers import num, percent
 from analyser.stats.summary import pooling
-
-
-def _pct(x) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.2f}%"
 
 
 def _small_pct(x) -> str:
     """A share that may be tiny: 38 of a million is 0.0038%, not 0.00%."""
     if x is None or (isinstance(x, float) and math.isnan(x)) or x == 0 or x >= 1e-4:
-        return _pct(x)
+        return percent(x)
     return f"{100 * x:.2g}%"
 
 
-def _num(x, digits: int = 2) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:,.{digits}f}"
 
 
 def _with_ci(value: str, low: str, high: str) -> str:
@@ -62,16 +57,16 @@ def outcome_table(title: str, frame, keys: list[str], game, caption: str | None 
     for row in frame.to_dict("records"):
         cells = [str(row[k]) for k in keys]
         cells.append(f"{row['games']:,}")
-        cells.append(_with_ci(_pct(row["win_rate"]), _pct(row["win_ci_low"]), _pct(row["win_ci_high"])))
+        cells.append(_with_ci(percent(row["win_rate"]), percent(row["win_ci_low"]), percent(row["win_ci_high"])))
         if draws:
-            cells.append(_pct(row["draw_rate"]))
+            cells.append(percent(row["draw_rate"]))
         if score:
             cells.append(_with_ci(_num(row["score_mean"], 3), _num(row["score_ci_low"], 3),
                                   _num(row["score_ci_high"], 3)))
         cells.append(_num(row["mean_rank"], 3))
         for col in rates:
             n = col.name
-            cells.append(_with_ci(_pct(row[f"{n}_rate"]), _pct(row[f"{n}_ci_low"]), _pct(row[f"{n}_ci_high"])))
+            cells.append(_with_ci(percent(row[f"{n}_rate"]), percent(row[f"{n}_ci_low"]), percent(row[f"{n}_ci_high"])))
         table.add_row(*cells)
     return table
 
@@ -91,8 +86,6 @@ def mean_columns_table(frame, keys: list[str], game) -> Table | None:
     return table
 
 
-def _signed_pct(x) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:+.2f}%"
 
 
 def _missing(x) -> bool:
@@ -102,17 +95,17 @@ def _missing(x) -> bool:
 def _balance_rows(run: Table, f: dict, game) -> None:
     """First-player advantage, Balance and decision moves (analyser.stats.balance)."""
     if not _missing(f.get("first_mover_win_rate")):
-        run.add_row(f"first mover's win share (fair {_pct(f['fair_share'])})",
-                    _with_ci(_pct(f["first_mover_win_rate"]), _pct(f["first_mover_win_ci_low"]),
-                             _pct(f["first_mover_win_ci_high"])))
+        run.add_row(f"first mover's win share (fair {percent(f['fair_share'])})",
+                    _with_ci(percent(f["first_mover_win_rate"]), percent(f["first_mover_win_ci_low"]),
+                             percent(f["first_mover_win_ci_high"])))
         run.add_row("first-player advantage (share - fair)",
-                    _with_ci(_signed_pct(f["advantage"]), _pct(f["advantage_ci_low"]),
-                             _pct(f["advantage_ci_high"])))
+                    _with_ci(signed_percent(f["advantage"]), percent(f["advantage_ci_low"]),
+                             percent(f["advantage_ci_high"])))
     if not _missing(f.get("balance")):
         run.add_row("Balance: 1 - largest gap in seats' win shares",
                     _with_ci(_num(f["balance"], 3), _num(f["balance_ci_low"], 3), _num(f["balance_ci_high"], 3)))
     if not _missing(f.get("decision_moves")):
-        run.add_row(f"decision moves: {game.length} with a real choice", _pct(f["decision_moves"]))
+        run.add_row(f"decision moves: {game.length} with a real choice", percent(f["decision_moves"]))
 
 
 def run_table(result) -> Table:
@@ -127,7 +120,7 @@ def run_table(result) -> Table:
     run.add_row(f"{plural(game.unit)} completed / aborted",
                 f"{f['completed']:,} / {f['aborted']:,} ({_small_pct(f['aborted_share'])} aborted)")
     if f["draws"]:
-        run.add_row("drawn", f"{f['draws']:,} ({_pct(f['draw_rate'])})")
+        run.add_row("drawn", f"{f['draws']:,} ({percent(f['draw_rate'])})")
     if f.get("shared_wins"):        # how units ended: 0 in Palace, where every seat but the loser wins
         run.add_row(f"{plural(game.unit)} won outright / shared / drawn",
                     f"{f['outright_wins']:,} / {f['shared_wins']:,} / {f['draws']:,}")
@@ -151,7 +144,7 @@ def run_table(result) -> Table:
     return run
 
 
-def _whole_numbers(table: Table) -> Table:
+def whole_numbers(table: Table) -> Table:
     """Make each number column at least as wide as its widest word, so that a
     narrow terminal wraps cells between numbers, never inside one."""
     for col in table.columns:
@@ -179,4 +172,12 @@ def print_tables(result, console: Console | None = None):
     tables.append(run_table(result))
     for table in tables:
         if table is not None:
-            console.print(_whole_numbers(table))
+            console.print(whole_numbers(table))
+
+
+def _num(x, digits: int = 2) -> str:
+    return num(x, digits, grouped=True)
+
+
+def signed_percent(x) -> str:
+    return percent(x, sign=True)

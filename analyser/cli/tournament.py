@@ -8,35 +8,13 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    DEFAULT_PLAYERS,
-    FILE,
-    CountAlias,
-    Format,
-    GameArg,
-    GamesAlias,
-    MatchesAlias,
-    MaxDealsOpt,
-    NoProgressOpt,
-    RuleOpt,
-    SeedOpt,
-    ThreadsOpt,
-    UnitOpt,
-    deals_option,
-    finish,
-    one_of,
-    players_option,
-    policy_option,
-    print_analysis,
-    user_errors,
-)
-from analyser.cli.plot import PLOT_HELP
+from analyser.cli import common, output
 
 POLICY_HELP = ("A policy in the tournament (NAME or NAME:PARAM=VALUE,...); give two or more, each once. "
                "The first is the ratings' reference. `analyser policies GAME` lists them.")
-PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + DEFAULT_PLAYERS + "). With more than "
-                "two, each pair A, B fills the seats in the rotations of ABB..B and BAA..A; in a team game each "
-                "policy fills whole teams.")
+PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + "). "
+                "With more than two, each pair A, B fills the seats in the rotations of ABB..B and BAA..A; in a "
+                "team game each policy fills whole teams.")
 TABLES_HELP = ("pairs: every pair of policies in compare's seat arrangements, rated by Bradley-Terry. mixed: tables "
                "of distinct policies, one per seat (per team in a team game; needs at least that many policies), "
                "all such tables when there are at most 20, else a cyclic design the output names, each in "
@@ -60,43 +38,44 @@ FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the 
                "Default: table.")
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
-DealsOpt = deals_option(
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
+DealsOpt = common.deals_option(
     "Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
     "--matches are other names for it). Default: 10,000; with --precision the first batch, "
     "default 1,000.")
 
 
-@user_errors
+@common.user_errors
 def tournament(
-    game: GameArg,
+    game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     tables: Annotated[str, typer.Option("--tables", metavar="pairs|mixed", help=TABLES_HELP,
                                         show_default=False)] = "pairs",
     count: DealsOpt = None,
-    count2: CountAlias = None,
-    games: GamesAlias = None,
-    matches: MatchesAlias = None,
-    unit: UnitOpt = None,
-    seed: SeedOpt = 0,
-    rule: RuleOpt = None,
+    count2: common.CountAlias = None,
+    games: common.GamesAlias = None,
+    matches: common.MatchesAlias = None,
+    unit: common.UnitOpt = None,
+    seed: common.SeedOpt = 0,
+    rule: common.RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals to every pair until each head-to-head cell's 95% interval has half-width at most H "
              "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
-    max_deals: MaxDealsOpt = 10_000_000,
-    threads: ThreadsOpt = None,
+    max_deals: common.MaxDealsOpt = 10_000_000,
+    threads: common.ThreadsOpt = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", show_default=False,
                                            help=BOOTSTRAP_HELP)] = 200,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=FILE, show_default=False,
+        "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the per-deal values, the ratings, the equilibrium and the configuration to this Parquet "
              "FILE.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False, help=FORMAT_HELP)] = Format.table,
-    no_progress: NoProgressOpt = False,
+    plot: output.PlotOpt = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                               help=FORMAT_HELP)] = common.Format.table,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Play policies against each other on the same duplicate deals: a head-to-head matrix, its equilibrium and
     ratings.
@@ -109,21 +88,20 @@ def tournament(
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
     """
     from analyser.analyses.tournament import tournament as run_tournament
-    from analyser.cli.plot import checked_plot_path
     from analyser.engine.registry import parse_rule_args
 
-    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    plot = checked_plot_path(plot)
+    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    plot = output.checked_plot_path(plot)
     result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, precision=precision,
                             max_deals=max_deals, unit=unit, out=out, progress=not no_progress, tables=tables,
                             bootstrap=bootstrap)
-    finish(result, print_tournament, fmt, out, plot)
+    output.finish(result, print_tournament, fmt, out, plot)
 
 
-def print_tournament(result, fmt: Format | str = Format.table, console=None):
+def print_tournament(result, fmt: common.Format | str = common.Format.table, console=None):
     """Print a TournamentResult as tables, one JSON object, or CSV of the head-to-head matrix (long form)."""
-    print_analysis(result, fmt, print_tournament_tables, result.head_to_head(), console)
+    output.print_analysis(result, fmt, print_tournament_tables, result.head_to_head(), console)
 
 
 def _cell(value, low, high, wide: bool) -> str:
@@ -141,7 +119,7 @@ def print_tournament_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.cli.tables import _whole_numbers
+    from analyser.cli.tables import whole_numbers
     from analyser.engine.registry import get_game, plural
 
     console = console or Console()
@@ -211,7 +189,7 @@ def print_tournament_tables(result, console=None):
     for line in result.summary_lines():
         console.print(f"[bold]{line}[/bold]")
     for tab in (table, equilibrium_table(result), ratings, run):
-        console.print(_whole_numbers(tab))
+        console.print(whole_numbers(tab))
     console.print(EQUILIBRIUM_NOTE)
     console.print(MIXED_NOTE if result.mixed else PAIRS_NOTE)
 

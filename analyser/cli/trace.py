@@ -6,17 +6,7 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    GAME,
-    RULE,
-    N,
-    complete_game,
-    complete_rule,
-    one_of,
-    players_option,
-    policy_option,
-    user_errors,
-)
+from analyser.cli import common
 from analyser.cli.simulate import GAME_HELP, PLAYERS_HELP, POLICY_HELP, RULE_HELP
 
 
@@ -25,28 +15,28 @@ class TraceFormat(str, Enum):
     jsonl = "jsonl"
 
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
 
 
-@user_errors
+@common.user_errors
 def trace(
-    game: Annotated[str, typer.Argument(metavar=GAME, help=GAME_HELP, autocompletion=complete_game,
+    game: Annotated[str, typer.Argument(metavar=common.GAME, help=GAME_HELP, autocompletion=common.complete_game,
                                         show_default=False)],
-    seed: Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
+    seed: Annotated[int, typer.Option("--seed", "-s", metavar=common.N, show_default=False,
                                       help="Run seed, as given to simulate. Default: 0.")] = 0,
     deal: Annotated[int | None, typer.Option(
-        "--deal", "-d", metavar=N, show_default=False,
+        "--deal", "-d", metavar=common.N, show_default=False,
         help="Which game or match of the run to play (its index), counting from 0. Default: 0.")] = None,
-    unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=N, hidden=True)] = None,   # its old name
+    unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=common.N, hidden=True)] = None,   # its old name
     hand: Annotated[int | None, typer.Option(
         "--hand", "--round", metavar="K", show_default=False,
         help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, "
              "like Palace, there is none. Default: the whole game or match.")] = None,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
-    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, help=RULE_HELP,
-                                                      autocompletion=complete_rule, show_default=False)] = None,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar=common.RULE, help=RULE_HELP,
+                                                      autocompletion=common.complete_rule, show_default=False)] = None,
     fmt: Annotated[TraceFormat, typer.Option("--format", "-f", show_default=False,
                                              help="text for people, jsonl for programs. Default: text.")]
         = TraceFormat.text,
@@ -54,11 +44,11 @@ def trace(
     """Play one game (Palace) or match and print every move.
 
     It is exactly the game or match that `simulate` played with that index and seed."""
-    from analyser.analyses.simulate import trace as run_trace
+    from analyser.analyses.trace import trace as run_trace
     from analyser.engine.config import MAX_INDEX, whole_number
     from analyser.engine.registry import get_game, parse_rule_args
 
-    deal = one_of({"--deal": deal, "--unit": unit}, 0)
+    deal = common.one_of({"--deal": deal, "--unit": unit}, 0)
     spec = get_game(game)
     whole_number(deal, f"--deal (the index of the {spec.unit})", 0, MAX_INDEX)
     result = run_trace(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),

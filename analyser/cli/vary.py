@@ -6,40 +6,20 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli.common import (
-    FILE,
-    CountAlias,
-    Format,
-    GameArg,
-    GamesAlias,
-    MatchesAlias,
-    NoProgressOpt,
-    RuleOpt,
-    SeedOpt,
-    ThreadsOpt,
-    UnitOpt,
-    deals_option,
-    finish,
-    one_of,
-    players_option,
-    policy_option,
-    print_analysis,
-    user_errors,
-)
-from analyser.cli.compare import _num, _pp
-from analyser.cli.plot import PLOT_HELP
+from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+from analyser.io.numbers import hundred, num
 
-PolicyOpt = policy_option(POLICY_HELP)
-PlayersOpt = players_option(PLAYERS_HELP)
-DealsOpt = deals_option(
+PolicyOpt = common.policy_option(POLICY_HELP)
+PlayersOpt = common.players_option(PLAYERS_HELP)
+DealsOpt = common.deals_option(
     "Deals to play, each under every value (--count, --games and --matches are other names for it). "
     "Default: 10,000.")
 
 
-@user_errors
+@common.user_errors
 def vary(
-    game: GameArg,
+    game: common.GameArg,
     setting: Annotated[str, typer.Option(
         "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
@@ -47,20 +27,20 @@ def vary(
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     count: DealsOpt = None,
-    count2: CountAlias = None,
-    games: GamesAlias = None,
-    matches: MatchesAlias = None,
-    unit: UnitOpt = None,
-    seed: SeedOpt = 0,
-    rule: RuleOpt = None,
-    threads: ThreadsOpt = None,
+    count2: common.CountAlias = None,
+    games: common.GamesAlias = None,
+    matches: common.MatchesAlias = None,
+    unit: common.UnitOpt = None,
+    seed: common.SeedOpt = 0,
+    rule: common.RuleOpt = None,
+    threads: common.ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=FILE, show_default=False,
+        "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = Format.table,
-    no_progress: NoProgressOpt = False,
+    plot: output.PlotOpt = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the result. Default: table.")] = common.Format.table,
+    no_progress: common.NoProgressOpt = False,
 ):
     """What a rule setting is worth: the same seats on the same deals under each value of it.
 
@@ -68,22 +48,21 @@ def vary(
     95% interval paired by deal. Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
     """
     from analyser.analyses.vary import vary as run_vary
-    from analyser.cli.plot import checked_plot_path
 
-    plot = checked_plot_path(plot)
+    plot = output.checked_plot_path(plot)
     name, eq, values = setting.partition("=")
-    count = one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
+    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     from analyser.engine.registry import parse_rule_args
 
     result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=count,
                       seed=seed, rules=parse_rule_args(rule), threads=threads, unit=unit, out=out,
                       progress=not no_progress)
-    finish(result, print_vary, fmt, out, plot)
+    output.finish(result, print_vary, fmt, out, plot)
 
 
-def print_vary(result, fmt: Format | str = Format.table, console=None):
+def print_vary(result, fmt: common.Format | str = common.Format.table, console=None):
     """Print a VaryResult as a terminal table, one JSON object, or CSV of its rows (``show`` calls it)."""
-    print_analysis(result, fmt, print_vary_tables, result.table, console)
+    output.print_analysis(result, fmt, print_vary_tables, result.table, console)
 
 
 def print_vary_tables(result, console=None):
@@ -108,11 +87,15 @@ def print_vary_tables(result, console=None):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.iterrows():
         first = row["value"] == values[0]
-        share = f"{_pp(row['win_mean'], False)}% [{_pp(row['win_ci_low'], False)}, {_pp(row['win_ci_high'], False)}]"
+        share = f"{hundred(row['win_mean'])}% [{hundred(row['win_ci_low'])}, {hundred(row['win_ci_high'])}]"
         tie = not first and row["win_diff"] == row["win_diff_ci_low"] == row["win_diff_ci_high"] == 0
         change = "" if first else "0: exact tie" if tie else \
-            f"{_pp(row['win_diff'])} [{_pp(row['win_diff_ci_low'])}, {_pp(row['win_diff_ci_high'])}]"
-        independent = "" if first or tie else f"+-{_pp(row['win_diff_independent_half_width'], False)}"
+            f"{_signed(row['win_diff'])} [{_signed(row['win_diff_ci_low'])}, {_signed(row['win_diff_ci_high'])}]"
+        independent = "" if first or tie else f"+-{hundred(row['win_diff_independent_half_width'])}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
-                      _num(row["score_mean"], sign=False))
+                      num(row["score_mean"], 3, grouped=True))
     console.print(table)
+
+
+def _signed(x) -> str:
+    return hundred(x, sign=True)

@@ -1,28 +1,50 @@
-"""The runner: splits a run into chunks of units, runs each, tallies, reports progress.
+"""The run pipeline: every command that plays units is a plan played through it.
 
-Every chunk is (first unit, number of units) and its records depend on nothing
-else, so any chunking, thread count or machine gives the same numbers; only
-tallies (small) are kept unless records are asked for.
+- A **plan** (:class:`Plan`) is what to play: groups of configurations
+  (RunConfig: line-up, seat arrangement, rule values, seed), every configuration
+  of a group played on the same units (an analysis's seat arrangements, or the
+  values of a rule), from a first unit, a first batch of units, in chunks.
+- An **executor** (:class:`LocalExecutor`) plays a chunk: units start ..
+  start + count - 1 in every configuration of one group, giving their records.
+  Here in this process, with numba's threads inside each chunk; a chunk's
+  records depend on its configuration, first unit and count alone, so any
+  chunking, thread count or executor gives the same numbers.
+- A **sink** takes each finished chunk in plan order (tallies merged, records
+  written); :class:`Sink` says what one provides.
+- A **stop rule** (analyser.engine.stopping) says after each batch how many
+  units to add: none for a fixed count; for a precision target, until the
+  watched interval is narrow enough or the cap is reached.
+
+:func:`execute` drives them: one progress bar a batch, one Ctrl-C message, one
+way to count (units of whole chunks), the plan's first unit honoured.
 """
 from __future__ import annotations
 
+import copy
 import time
 import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from analyser.analyses.records import SimulationResult
-from analyser.engine.config import DEFAULT_CHUNK, RunConfig
+from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.engine.errors import Interrupted, UserError
 from analyser.engine.progress import preparing, progress_bar
 from analyser.engine.registry import plural
-from analyser.stats.tally import Tally
+from analyser.engine.stopping import FIXED
 
 
 def chunks(first: int, count: int, size: int):
     """``(start, n)`` pieces covering units first .. first + count - 1."""
     for start in range(0, count, size):
         yield first + start, min(size, count - start)
+
+
+def check_chunk_size(chunk_size) -> int:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    return chunk_size
 
 
 def set_threads(threads: int | None) -> int:
@@ -38,9 +60,20 @@ def set_threads(threads: int | None) -> int:
 
 
 class ChunkRunner:
-    """Runs chunks of one configuration; compiled policies and parameters are prepared once."""
+    """Plays chunks of one configuration; its compiled policies and parameters are prepared once.
+    :meth:`for_config` reuses the compiled engine for another configuration with the same
+    policy functions (another seed, parameter row or stream ids)."""
 
     def __init__(self, config: RunConfig):
+        self._load(config)
+        self.run(config.first_deal, 0)   # compile or load from cache now, outside any timing
+
+    def for_config(self, config: RunConfig) -> ChunkRunner:
+        other = copy.copy(self)
+        other._load(config)
+        return other
+
+    def _load(self, config: RunConfig) -> None:
         self.config = config
         seats = config.game.max_seats
         fns = tuple(seat.spec.function for seat in config.seats)
@@ -51,7 +84,6 @@ class ChunkRunner:
         self.streams = np.zeros(seats, np.int64)
         self.streams[: config.players] = config.streams
         self.settings = config.game.settings_row(config.settings)
-        self.run(config.first_deal, 0)   # compile or load from cache now, outside any timing
 
     def run(self, start: int, count: int, buffer: np.ndarray | None = None) -> np.ndarray:
         """Records of units start .. start + count - 1: a new array, or the first ``count``
@@ -85,7 +117,7 @@ class ChunkRunner:
         return out
 
 
-def _join(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
+def join_records(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     """Concatenate record blocks byte for byte: np.concatenate copies an aligned
     record dtype field by field and leaves its padding bytes undefined, so equal
     runs would not give equal bytes (np.save, hashes)."""
@@ -98,68 +130,185 @@ def _join(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     return out
 
 
-def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK,
-        progress: bool = False, keep_records: bool = False, out=None, more=None) -> SimulationResult:
-    """Run a whole configuration; see analyser.analyses.simulate.simulate for the user-facing form.
+@dataclass(frozen=True)
+class Chunk:
+    """Units start .. start + count - 1 of every configuration of ``plan.groups[group]``."""
+    group: int
+    start: int
+    count: int
 
-    With ``out`` the records stream into a temporary file that replaces ``out``
-    only when the run completes; Ctrl-C removes it and raises Interrupted.
-    ``more(tally, done)``, when given, is asked after the ``config.deals`` units and
-    after every further batch how many units to add (0: stop), and its ``meta``
-    dict then joins the run's metadata: a precision target is such a rule."""
-    from analyser.io.results_file import RecordWriter
 
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
-    threads = set_threads(threads)
-    game = config.game
-    meta = config.metadata()
-    writer = RecordWriter(out, meta, game) if out is not None else None   # refuses a bad target before compiling
+@dataclass(frozen=True)
+class Plan:
+    """What to play (see the module docstring). ``groups`` are played one after the other,
+    chunk by chunk; ``first`` is the first unit and ``count`` the first batch (the stop
+    rule may add batches). ``label`` heads the progress bar; ``group_name`` names a group
+    in the Ctrl-C message of a plan with several ("settings"), ``per`` what one group's
+    count is per ("pair")."""
+    groups: tuple[tuple[RunConfig, ...], ...]
+    first: int
+    count: int
+    chunk_size: int = DEFAULT_CHUNK
+    label: str = ""
+    group_name: str = ""
+    per: str = ""
+
+    @classmethod
+    def of(cls, configs, count: int | None = None, chunk_size: int = DEFAULT_CHUNK, label: str = "",
+           per: str = "") -> Plan:
+        """One group of configurations on the same units from the first configuration's first unit;
+        ``count`` defaults to its count. ``per`` names what a count is per ("pair") in messages."""
+        configs = tuple(configs)
+        return cls((configs,), configs[0].first_deal, configs[0].deals if count is None else count,
+                   check_chunk_size(chunk_size), label, per=per)
+
+    @property
+    def game(self):
+        return self.groups[0][0].game
+
+    @property
+    def plays_per_unit(self) -> int:
+        return sum(len(g) for g in self.groups)
+
+
+
+class Sink:
+    """What takes a plan's finished chunks. ``add`` gets each chunk with the records of every
+    configuration of its group; ``close`` is called once the plan is played, ``discard`` when
+    it stops early (an error, Ctrl-C): a sink with a file open removes its partial file;
+    ``note`` is what the Ctrl-C message says of that file."""
+    keeps_records = True       # False: the executor may hand the same buffer to every chunk
+
+    def add(self, chunk: Chunk, records: list[np.ndarray]) -> None:
+        raise NotImplementedError
+
+    def close(self, run: RunStats) -> None:
+        pass
+
+    def discard(self) -> None:
+        pass
+
+    def note(self) -> str:
+        return ""
+
+
+def file_note(path, existed: bool) -> str:
+    """The Ctrl-C message's word on an output file: an older one stays, a new one is not written."""
+    return f"; {path} was left as it was" if existed else f"; no {path} was written"
+
+
+class Gather(Sink):
+    """A sink that hands each chunk to ``add(chunk, records)`` (an analysis's tally). ``out``, the
+    file the analysis saves its result to once the plan is played, is named by the Ctrl-C message."""
+
+    def __init__(self, add, out=None):
+        self.add, self.out = add, out
+        self.existed = out is not None and Path(out).exists()
+
+    def note(self) -> str:
+        return file_note(self.out, self.existed) if self.out is not None else ""
+
+
+class LocalExecutor:
+    """Plays chunks in this process, with numba's threads inside each chunk. One compiled
+    engine (ChunkRunner) serves every configuration with the same game, players, rules and
+    policy functions, in this plan and in later plans given the same executor; the others
+    reuse it with their own seed, parameters and stream ids."""
+
+    def __init__(self):
+        self.engines: dict[tuple, ChunkRunner] = {}
+        self.runners: list[list[ChunkRunner]] = []
+        self.buffers: dict | None = None
+
+    def runner(self, config: RunConfig) -> ChunkRunner:
+        key = (config.game.name, config.game.unit, config.players, tuple(sorted(config.settings.items())),
+               tuple(seat.spec.function for seat in config.seats))
+        if key not in self.engines:
+            self.engines[key] = ChunkRunner(config)     # compiles or loads from cache
+            return self.engines[key]
+        return self.engines[key].for_config(config)
+
+    def prepare(self, plan: Plan, reuse_buffers: bool = False) -> None:
+        """Ready every configuration of ``plan`` (compiling what is not yet); with ``reuse_buffers``
+        one record buffer per configuration serves every chunk (the sink keeps no records)."""
+        self.runners = [[self.runner(config) for config in group] for group in plan.groups]
+        self.buffers = {} if reuse_buffers else None
+
+    def play(self, chunk: Chunk) -> list[np.ndarray]:
+        out = []
+        for i, runner in enumerate(self.runners[chunk.group]):
+            buffer = None
+            if self.buffers is not None:
+                buffer = self.buffers.get((chunk.group, i))
+                if buffer is None or buffer.size < chunk.count:
+                    buffer = self.buffers[(chunk.group, i)] = np.zeros(chunk.count, runner.config.game.record_dtype)
+            out.append(runner.run(chunk.start, chunk.count, buffer))
+        return out
+
+
+@dataclass
+class RunStats:
+    """How a plan was played: units per configuration (whole batches), plays, time, threads, the stop."""
+    units: int = 0
+    plays: int = 0
+    seconds: float = 0.0
+    simulation_seconds: float = 0.0
+    threads: int = 1
+    stop: dict = field(default_factory=dict)
+
+
+def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, progress: bool = False,
+            executor: LocalExecutor | None = None) -> RunStats:
+    """Play ``plan`` into ``sink`` until ``stop`` says stop (see the module docstring); an
+    ``executor`` given keeps its compiled engines for the next plan. Ctrl-C discards the
+    sink's partial output and raises Interrupted with what was played."""
+    stats = RunStats(threads=set_threads(threads))
+    unit, groups = plan.game.unit, len(plan.groups)
+    finished_groups = units_played = 0
+    what = plural(unit) if plan.plays_per_unit == 1 else "plays"
     try:
+        executor = executor or LocalExecutor()
         with preparing(progress):
-            runner = ChunkRunner(config)
-    except BaseException:
-        if writer:
-            writer.discard()
-        raise
-    tally = Tally.for_run(game, config.players, meta["policies"])
-    kept = []
-    buffer = None if keep_records else np.zeros(min(chunk_size, max(config.deals, 1)), game.record_dtype)
-    sim_seconds = 0.0
-    t_start = time.perf_counter()
-    done, batch = 0, config.deals
-    try:
+            executor.prepare(plan, reuse_buffers=not sink.keeps_records)
+        t_start = time.perf_counter()
+        batch = plan.count
         while batch:
-            with progress_bar(batch, f"{game.name} x{config.players}", progress) as bar:
-                for start, count in chunks(config.first_deal + done, batch, chunk_size):
-                    t0 = time.perf_counter()
-                    if buffer is not None and buffer.size < count:      # a later batch's larger chunk
-                        buffer = np.zeros(count, game.record_dtype)
-                    rec = runner.run(start, count, buffer)
-                    sim_seconds += time.perf_counter() - t0
-                    tally.add(rec)
-                    if writer:
-                        writer.write(rec, config.players)
-                    if keep_records:
-                        kept.append(rec)
-                    if bar:
-                        rate = tally.units / max(time.perf_counter() - t_start, 1e-9)
-                        bar.advance(count, f"{rate:,.0f} {plural(game.unit)}/s")
-            done += batch
-            batch = more(tally, done) if more is not None else 0
-        seconds = time.perf_counter() - t_start
-        extra = {"deals": done, "threads": threads, "seconds": seconds, "simulation_seconds": sim_seconds,
-                 **(more.meta if more is not None else {})}
-        meta.update(extra)
-        if writer:
-            writer.close(extra)
+            with progress_bar(batch * plan.plays_per_unit, plan.label, progress) as bar:
+                for g in range(groups):
+                    for start, n in chunks(plan.first + stats.units, batch, plan.chunk_size):
+                        chunk = Chunk(g, start, n)
+                        t0 = time.perf_counter()
+                        records = executor.play(chunk)
+                        stats.simulation_seconds += time.perf_counter() - t0
+                        units_played += n if g == 0 else 0     # played, whether or not Ctrl-C stops the sink
+                        sink.add(chunk, records)
+                        stats.plays += n * len(records)
+                        if bar:
+                            rate = stats.plays / max(time.perf_counter() - t_start, 1e-9)
+                            bar.advance(n * len(records), f"{rate:,.0f} {what}/s")
+                    finished_groups = g + 1
+            stats.units += batch
+            batch = stop.next(stats.units)
+        stats.seconds = time.perf_counter() - t_start
+        stats.stop = stop.result(stats.units)
+        sink.close(stats)
     except BaseException as err:
-        if writer:
-            writer.discard()
+        sink.discard()
         if isinstance(err, KeyboardInterrupt):
-            kept_file = f"; {out} was left as it was" if writer and writer.existed else \
-                f"; no {out} was written" if writer else ""
-            raise Interrupted(f"interrupted after {tally.units:,} {plural(game.unit)}{kept_file}") from None
+            played = (f"{finished_groups} of {groups} {plan.group_name or 'groups'}" if groups > 1
+                      else f"{units_played:,} {plural(unit)}" + (f" per {plan.per}" if plan.per else ""))
+            raise Interrupted(f"interrupted after {played}{sink.note()}") from None
         raise
-    records = _join(kept, game.record_dtype) if keep_records else None
-    return SimulationResult(meta, game, tally, seconds, records, sim_seconds)
+    return stats
+
+
+def run_meta(run: RunStats, stop) -> dict:
+    """What a played plan adds to an analysis's metadata (the stop's sentence aside)."""
+    return {"deals": run.units, "stop": run.stop, "batches": list(stop.batches), "threads": run.threads,
+            "seconds": run.seconds, "simulation_seconds": run.simulation_seconds, "plays": run.plays,
+            "plays_per_second": run.plays / run.seconds if run.seconds > 0 else None}
+
+
+def first_unit(first_deal, unit: str, most: int) -> int:
+    """The first unit of a run of at most ``most`` units: a whole number leaving room for them."""
+    return whole_number(first_deal, f"the first {unit}", 0, MAX_INDEX - most + 1)

@@ -13,8 +13,10 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from analyser.engine.errors import UserError
+from analyser.io.jsonable import dumps
 
 META_KEY = b"analyser"
 
@@ -54,8 +56,6 @@ class RecordWriter:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from analyser.analyses.records import records_frame
-
         frame = records_frame(rec, self.game, players, self.meta["policies"])
         table = pa.Table.from_pandas(frame, preserve_index=False)
         if self._writer is None:
@@ -67,7 +67,7 @@ class RecordWriter:
         if self._writer is None:
             self.discard()
             return
-        self._writer.add_key_value_metadata({META_KEY: json.dumps({**self.meta, **extra})})
+        self._writer.add_key_value_metadata({META_KEY: dumps({**self.meta, **extra})})
         self._writer.close()
         os.replace(self.tmp, self.path)
 
@@ -80,6 +80,30 @@ class RecordWriter:
                 pass
             self._writer = None
         self.tmp.unlink(missing_ok=True)
+
+
+def write_frame(path: Path, frame: pd.DataFrame, meta: dict) -> None:
+    """An analysis's table as Parquet with its metadata under the results-file key: a temporary
+    file renamed into place, so a file at ``path`` is always complete."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    check_target(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        os.close(fd)
+    except OSError as err:
+        raise UserError(f"cannot write results file {path}: {err.strerror}") from None
+    try:
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: dumps(meta)})
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def read_results(path, kind: str | None = None, what: str = "") -> tuple[dict, object, Path]:
@@ -110,3 +134,51 @@ def read_results(path, kind: str | None = None, what: str = "") -> tuple[dict, o
     if kind is not None and meta.get("kind") != kind:
         raise UserError(f"{path} is not {what}")
     return meta, frame, path
+
+
+def seat_fields(game) -> set[str]:
+    """The record fields with one value (or one row of values) per seat, as the record dtype declares them."""
+    return {n for n in game.record_dtype.names if game.record_dtype.fields[n][0].shape[:1] == (game.max_seats,)}
+
+
+def _columns(rec_dtype: np.dtype, name: str, players: int, per_seat: set[str]):
+    """``(column name, index into the field)`` of each column a field becomes: one per
+    value of a per-seat field's seats in play (``hand_score_2_1``: seat 2, hand 1), or
+    the field itself. Seats beyond ``players`` are left out: they stay zero."""
+    shape = rec_dtype.fields[name][0].shape
+    if not shape:
+        yield name, ()
+        return
+    for index in np.ndindex(players if name in per_seat else shape[0], *shape[1:]):
+        yield "_".join([name, *(str(i) for i in index)]), index
+
+
+def records_frame(rec: np.ndarray, game, players: int, labels: list[str]) -> pd.DataFrame:
+    """Flatten a record array: per-seat fields become one column per seat (per seat
+    and position for a field like ``hand_score``)."""
+    per_seat = seat_fields(game)
+    cols: dict = {}
+    for name in rec.dtype.names:
+        for column, index in _columns(game.record_dtype, name, players, per_seat):
+            cols[column] = rec[name][(slice(None), *index)]
+    frame = pd.DataFrame(cols)
+    for s in range(players):
+        frame[f"policy_{s}"] = pd.Categorical([labels[s]] * len(frame))
+    return frame
+
+
+def frame_records(frame: pd.DataFrame, game, players: int) -> np.ndarray:
+    """Inverse of :func:`records_frame` (seats beyond ``players`` stay zero)."""
+    per_seat = seat_fields(game)
+    rec = np.zeros(len(frame), game.record_dtype)
+    for name in game.record_dtype.names:
+        for column, index in _columns(game.record_dtype, name, players, per_seat):
+            rec[name][(slice(None), *index)] = frame[column].to_numpy()
+    return rec
+
+
+# Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
+OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
+                 "sweep": "analyser.analyses.sweep:load_sweep",
+                 "tournament": "analyser.analyses.tournament:load_tournament",
+                 "vary": "analyser.analyses.vary:load_vary"}

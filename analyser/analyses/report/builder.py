@@ -36,15 +36,14 @@ import datetime as _dt
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 
 from analyser.analyses.report import sections as sec
-from analyser.analyses.vary import outcome_groups
 from analyser.engine.config import RunConfig, whole_number
 from analyser.engine.errors import Interrupted, UserError, choices
 from analyser.engine.registry import plural
+from analyser.stats.effects import outcome_groups
 from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
@@ -296,7 +295,7 @@ def _lineup_runs(ctx: dict, players: int) -> list:
         elif ctx["uniform"]:
             runs = [_simulate(ctx, players, seats, ctx["rules"])]
         else:
-            groups = outcome_groups(SimpleNamespace(game=config.game, players=players))
+            groups = outcome_groups(config.game, players)
             runs = [_simulate(ctx, players, lineup, ctx["rules"], streams=home)
                     for lineup, home in sec.rotated_lineups(seats, groups)]
         if players == config.players and ctx.get("base_run") is None:

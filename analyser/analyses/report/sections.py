@@ -13,7 +13,7 @@ functions, which read them with the existing statistics:
 - a test that every seat (team) has the same win share: a Wald chi-square
   test on the per-deal win shares (below);
 - a rule setting's effect: the per-group table of ``vary``
-  (:func:`analyser.analyses.vary.effect_table`, from the same per-deal group values
+  (:func:`analyser.stats.effects.effect_table`, from the same per-deal group values
   ``vary`` computes), and paired differences of the first mover's win share and
   of length (intervals.values_ci), each with its p-value;
 - policies: the tournament's head-to-head pairs (with p-values), ratings and,
@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from collections import Counter
 from statistics import NormalDist
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
 from analyser.analyses.seatings import rotations
-from analyser.analyses.vary import QUANTITIES, effect_table, group_values, outcome_groups
+from analyser.stats.effects import QUANTITIES, EffectTally, effect_table, group_values, outcome_groups
 from analyser.stats.intervals import exact, mean_ci, values_ci
 from analyser.stats.multiple import mean_p, normal_p
 
@@ -49,7 +48,7 @@ TEST_TEXT = ("H0: every {what} has the same mean win share. With x_u the vector 
 
 def groups_of(result) -> list[tuple[str, tuple[int, ...]]]:
     """``[("seat 0", (0,)), ...]``, or the teams of a team game (as ``vary`` groups seats)."""
-    return outcome_groups(SimpleNamespace(game=result.game, players=result.tally.players))
+    return outcome_groups(result.game, result.tally.players)
 
 
 def rotated_lineups(seats: list, groups: list[tuple[str, tuple[int, ...]]]) -> list[tuple[list, list[int]]]:
@@ -237,12 +236,10 @@ def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
     groups = groups_of(results[0])
     recs = [r.records for r in results]
     ok = ~np.any([r["aborted"].astype(bool) for r in recs], axis=0)
-    kept = int(ok.sum())
-    x = np.stack([group_values(r[ok], groups) for r in recs])          # value x group x quantity x deal
-    sums = np.stack([x.sum(axis=-1), (x * x).sum(axis=-1)], axis=-1)
-    d = exact(x - x[:1])
-    dsums = np.stack([d.sum(axis=-1), (d * d).sum(axis=-1)], axis=-1)
-    table = effect_table(base_config, groups, values, spec, sums, dsums, kept) if kept else None
+    tally = EffectTally(len(values), groups).add(recs)
+    kept = tally.kept
+    labels = [seat.label() for seat in base_config.seats]
+    table = effect_table(tally, labels, [spec.show(v) for v in values]) if kept else None
     base_first = first_mover_share(recs[0][ok], players)
     base_length = recs[0]["length"][ok].astype(float)
     rows = []

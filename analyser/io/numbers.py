@@ -1,0 +1,50 @@
+"""The one number formatter of tables, summaries and verdicts.
+
+Every missing value (None, NaN, an infinity) prints as "-". Shares and their
+differences are printed in percent or percentage points (x 100).
+"""
+from __future__ import annotations
+
+import math
+
+
+def missing(x) -> bool:
+    return x is None or not math.isfinite(x)
+
+
+def num(x, digits: int = 2, sign: bool = False, scale: float = 1.0, suffix: str = "", grouped: bool = False) -> str:
+    """``x * scale`` with ``digits`` decimals, a + before positives with ``sign``, thousands
+    separated with ``grouped``, then ``suffix``."""
+    if missing(x):
+        return "-"
+    return f"{scale * x:{'+' if sign else ''}{',' if grouped else ''}.{digits}f}{suffix}"
+
+
+def percent(x, digits: int = 2, sign: bool = False) -> str:
+    """A share in percent: ``percent(0.1234) == '12.34%'``."""
+    return num(x, digits, sign, 100, "%")
+
+
+def hundred(x, digits: int = 2, sign: bool = False) -> str:
+    """A share x 100 without a unit (a table whose header names it): ``hundred(0.1234) == '12.34'``."""
+    return num(x, digits, sign, 100)
+
+
+def points(x, digits: int = 2, sign: bool = True) -> str:
+    """A share difference in percentage points: ``points(0.0123) == '+1.23pp'``."""
+    return num(x, digits, sign, 100, "pp")
+
+
+def p_text(p) -> str:
+    """A p-value after "p": ``'< 0.0001'`` or ``'= 0.034'``."""
+    return "-" if missing(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
+
+
+def general(v) -> str:
+    """A parameter value as a user writes it: ``3`` for 3.0, else the shortest form (``0.25``)."""
+    return str(int(v)) if float(v).is_integer() else f"{float(v):g}"
+
+
+def p_short(p) -> str:
+    """A p-value in a table cell: two figures, or ``<0.0001``."""
+    return "-" if missing(p) else "<0.0001" if p < 1e-4 else f"{p:.2g}"

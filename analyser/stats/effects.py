@@ -1,0 +1,105 @@
+"""What a rule setting is worth: per-deal group values under each value of it, paired by deal.
+
+``vary`` and the balance report's rules section both play one line-up on the
+same deals under each value of a setting; per group (team, or seat) and deal,
+x_v is the group's mean win share (score) under value v and d = x_v - x_first
+(exact to 1e-9). :class:`EffectTally` keeps the sums of x, x^2, d and d^2 (a
+deal aborted under any value dropped), and :func:`effect_table` reads them:
+each value's mean with its 95% interval and, for the later values, the paired
+difference from the first with its interval and p-value, the independent
+half-width and the variance reduction.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analyser.stats.intervals import Z95, exact, floored_var, mean_ci
+from analyser.stats.multiple import mean_p
+
+QUANTITIES = ("win", "score")
+
+
+def outcome_groups(game, players: int) -> list[tuple[str, tuple[int, ...]]]:
+    """Teams in a team game, else seats: (name, seats)."""
+    if game.teams:
+        teams = game.team_of(players)
+        return [(f"team {t}", tuple(s for s in range(players) if teams[s] == t)) for t in sorted(set(teams))]
+    return [(f"seat {s}", (s,)) for s in range(players)]
+
+
+def group_values(rec: np.ndarray, groups) -> np.ndarray:
+    """group x quantity x deal: each group's mean win share and score per deal."""
+    return np.stack([np.stack([rec[q][:, list(seats)].mean(axis=1) for q in QUANTITIES]) for _, seats in groups])
+
+
+class EffectTally:
+    """Sums of x and d (see the module) over the deals added so far, per value, group and quantity."""
+
+    def __init__(self, values: int, groups: list):
+        self.groups = groups
+        self.sums = np.zeros((values, len(groups), len(QUANTITIES), 2))     # sum x, sum x^2
+        self.dsums = np.zeros((values, len(groups), len(QUANTITIES), 2))    # sum d, sum d^2
+        self.kept = self.dropped = 0
+
+    def add(self, recs: list[np.ndarray]) -> EffectTally:
+        """One block of deals: ``recs[v]`` the records under value v of exactly these deals."""
+        ok = ~np.any([r["aborted"].astype(bool) for r in recs], axis=0)
+        self.kept += int(ok.sum())
+        self.dropped += int((~ok).sum())
+        x = np.stack([group_values(r[ok], self.groups) for r in recs])   # value x group x quantity x deal
+        self.sums[..., 0] += x.sum(axis=-1)
+        self.sums[..., 1] += (x * x).sum(axis=-1)
+        d = exact(x - x[:1])
+        self.dsums[..., 0] += d.sum(axis=-1)
+        self.dsums[..., 1] += (d * d).sum(axis=-1)
+        return self
+
+
+def effect_table(tally: EffectTally, labels: list[str], value_names: list) -> pd.DataFrame:
+    """The table of vary (and of the report's rules section): one row per value and group."""
+    n = tally.kept
+    rows = []
+    for v, value in enumerate(value_names):
+        for g, (name, seats) in enumerate(tally.groups):
+            row = {"group": name, "seats": ",".join(map(str, seats)),
+                   "policies": " + ".join(labels[s] for s in seats), "value": value, "deals": n}
+            for q, quantity in enumerate(QUANTITIES):
+                row.update(_quantity_cells(quantity, tally.sums[v, g, q], tally.sums[0, g, q],
+                                           tally.dsums[v, g, q], n, v > 0))
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    frame["value"] = frame["value"].astype(str)
+    return frame
+
+
+def _quantity_cells(quantity: str, s: np.ndarray, s0: np.ndarray, ds: np.ndarray, n: int, later: bool) -> dict:
+    """One quantity's columns of one row: the mean with its interval, and for a later value the paired
+    difference from the first (interval, p-value, independent half-width, variance reduction)."""
+    bounds, dbounds = ((0.0, 1.0), (-1.0, 1.0)) if quantity == "win" else (None, None)
+    mean, var = moments(s, n)
+    low, high = mean_ci(mean, var, n, bounds=bounds) if n else (math.nan, math.nan)
+    out = {f"{quantity}_mean": mean, f"{quantity}_ci_low": low, f"{quantity}_ci_high": high}
+    dmean, dvar = moments(ds, n)
+    _, var0 = moments(s0, n)
+    tie = later and n > 1 and ds[1] == 0           # every d exactly 0 (d went through intervals.exact)
+    dlow, dhigh = mean_ci(dmean, dvar, n, bounds=dbounds, tie=tie) if later and n else (math.nan, math.nan)
+    paired = Z95 * math.sqrt(floored_var(dvar, n) / n) if later and n > 1 and not tie else math.nan
+    independent = Z95 * math.sqrt((var + var0) / n) if later and n else math.nan
+    out.update({f"{quantity}_diff": dmean if later else math.nan, f"{quantity}_diff_ci_low": dlow,
+                f"{quantity}_diff_ci_high": dhigh,
+                f"{quantity}_diff_p": mean_p(dmean, dvar, n, tie) if later else math.nan,
+                f"{quantity}_diff_independent_half_width": independent,
+                f"{quantity}_variance_reduction": (independent / paired) ** 2 if paired > 0 else math.nan})
+    return out
+
+
+def moments(s: np.ndarray, n: int) -> tuple[float, float]:
+    """Mean and sample variance from (sum, sum of squares) of n values."""
+    if n == 0:
+        return math.nan, math.nan
+    mean = s[0] / n
+    var = max(s[1] - n * mean * mean, 0.0) / (n - 1) if n > 1 else math.nan
+    return float(mean), float(var)
