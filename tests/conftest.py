@@ -1,10 +1,15 @@
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
-from tests.toygame import register
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+sys.path.insert(0, str(EXAMPLES))    # examples/highcard is a game written outside the package, imported as a user would
 
-register()      # the toy game joins the registry, so the shared kit (tests/kit/) runs over it too
+from highcard import register  # noqa: E402
+
+register()      # the example game joins the registry, so the kit (tests/kit/test_kit.py) runs over it too
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 

@@ -11,7 +11,7 @@ from analyser.engine.errors import UserError
 from analyser.engine.registry import get_game
 from analyser.games.palace.constants import ACTION, PHASE
 from analyser.kernels.cards import parse_card
-from tests.kit.checks import entry
+from analyser.testing.checks import entry
 
 MIX = ["saver", "lowest", "pickup:max_pile=5", "random"]
 

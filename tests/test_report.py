@@ -264,7 +264,7 @@ def test_the_command_writes_the_report_and_prints_the_verdicts(tmp_path):
 
 
 def test_the_toy_team_game(tmp_path):
-    """High card (tests/toygame): one player count, teams, a whole-number setting, no first mover recorded."""
+    """High card (examples/highcard): one player count, teams, a whole-number setting, no first mover recorded."""
     r = analyser.report("highcard", deals=300, tournament_deals=40, seed=1, out=tmp_path / "hc.md")
     draws = r.parts["seats"]["draw_rate"]
     assert list(r.seats["group"]) == ["team 0", "team 1"] and 0 < draws < 0.5

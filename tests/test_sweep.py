@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import typer
+from highcard.policies import extreme_nb
+from highcard.rules import POLICY_SIG
 from numba import njit
 from typer.testing import CliRunner
 
@@ -17,8 +19,6 @@ from analyser.engine.errors import UserError
 from analyser.engine.policies import ParamSpec, PolicySpec
 from analyser.engine.registry import get_game
 from analyser.kernels.rng import below_nb
-from tests.toygame.policies import extreme_nb
-from tests.toygame.rules import POLICY_SIG
 
 app = typer.Typer(cls=Group, pretty_exceptions_enable=False)
 app.command(cls=Command)(sweep_cli.sweep)

@@ -1,8 +1,11 @@
-"""The shared checks, written once for every registered game.
+"""The game checks, written once for every game: plain functions over a GameSpec.
 
-Each ``check_*`` raises AssertionError naming what broke; test_kit.py runs
-them over ``game_names()``. They reach a game only through its GameSpec and
-its GameKit (analyser.testing.kit), so a new game gets them by registering.
+Each ``check_*`` raises AssertionError naming what broke, or ``SkipCheck`` with
+the reason when it cannot prove anything here (a one-thread machine). They
+reach a game only through its GameSpec and its GameKit (analyser.testing.kit),
+so any game, registered or not, gets them. ``plan(game)`` lists every check
+with the cases it plays; ``analyser.testing.check_game`` runs them, and the
+project's tests/kit/test_kit.py parametrizes them over the registered games.
 """
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +27,9 @@ from analyser.engine.pipeline import ChunkRunner
 from analyser.engine.policies import as_seat_policy
 from analyser.engine.registry import GameSpec
 
-ROOT = Path(__file__).resolve().parents[2]
+
+class SkipCheck(Exception):  # noqa: N818  (a skip, not an error)
+    """A check that cannot prove anything here; its message is the reason."""
 
 
 def mix(game: GameSpec, players: int, shift: int = 0) -> list[str]:
@@ -72,7 +79,7 @@ def check_playouts(game: GameSpec, kit, players: int, rules: dict, units: int, s
     """Random playouts through the kit: after the setup and every action each card of
     the deck is in exactly one place; the unit ends within its cap, and the
     simulated record of it is complete (not aborted) within the cap."""
-    runner = entry(game, players, kit.random_policy, rules)
+    runner = entry(game, players, kit.playout_policies(game, players, rules), rules)
     cap = kit.cap(players, runner.config.settings)
     recs = simulate(game, runner, seed, 0, units)
     actions = 0
@@ -109,41 +116,73 @@ def check_trace_is_record(game: GameSpec, players: int, rules: dict, units: int,
         assert events, "a trace has events"
 
 
-NO_JIT = Path(__file__).with_name("nojit_run.py")
+def source_of(game: GameSpec) -> str | None:
+    """``"module:attribute"`` naming this very GameSpec, which a fresh process can import
+    (a game's module, or a user's package that defines the spec); None if no module but
+    ``__main__`` holds it."""
+    for name, module in list(sys.modules.items()):
+        if name == "__main__" or name.startswith("_"):
+            continue
+        for attr, value in list(getattr(module, "__dict__", {}).items()):
+            if value is game:
+                return f"{name}:{attr}"
+    return None
 
 
-def run_without_jit(runs: list[dict], path: Path) -> list[np.ndarray]:
-    """analyser.simulate(**run) for each run, in one child process with NUMBA_DISABLE_JIT=1."""
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    done = subprocess.run([sys.executable, str(NO_JIT), json.dumps(runs), str(path)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+def run_without_jit(source: str, runs: list[dict], path: Path) -> list[np.ndarray]:
+    """analyser.simulate(spec, **run) for each run, in one child process with NUMBA_DISABLE_JIT=1,
+    the spec imported from ``source`` there, on this process's import path."""
+    search = [os.path.abspath(p or os.curdir) for p in sys.path]
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": os.pathsep.join(search)}
+    done = subprocess.run([sys.executable, "-m", "analyser.testing.nojit", source, json.dumps(runs), str(path)],
+                          env=env, cwd=path.parent, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"the uncompiled run failed:\n{done.stderr[-3000:]}"
     with np.load(path) as saved:
         return [saved[str(i)] for i in range(len(runs))]
 
 
-def check_jit_equals_no_jit(game: GameSpec, cases: list[tuple[int, dict]], n: int, tmp: Path) -> None:
-    """The compiled engine and the same code run as plain Python give the same records."""
-    runs = [{"game": game.name, "players": players, "policies": mix(game, players, shift=k), "rules": rules,
+def check_jit_equals_no_jit(game: GameSpec, cases: list[tuple[int, dict]], n: int, tmp: Path,
+                            source: str | None = None) -> None:
+    """The compiled engine and the same code run as plain Python give the same records.
+    ``source``: where a child process imports the spec from (default: found by source_of)."""
+    source = source or source_of(game)
+    if source is None:
+        raise SkipCheck(f"no module holds the GameSpec {game.name}, so a child process cannot import it: "
+                        f"give source='module:attribute'")
+    runs = [{"players": players, "policies": mix(game, players, shift=k), "rules": rules,
              "n": n, "seed": 13, "threads": 1} for k, (players, rules) in enumerate(cases)]
-    for run, plain in zip(runs, run_without_jit(runs, tmp / f"{game.name}.npz"), strict=True):
-        compiled = analyser.simulate(**run).records
+    for run, plain in zip(runs, run_without_jit(source, runs, Path(tmp) / f"{game.name}.npz"), strict=True):
+        compiled = analyser.simulate(game, **run).records
         for i in range(n):
             assert same_records(plain[i: i + 1], compiled[i: i + 1]), \
                 f"{run['players']} players {run['rules']}, unit {i}: compiled and uncompiled records differ"
 
 
-def check_threads_and_chunks(game: GameSpec, players: int, rules: dict, n: int) -> None:
-    """Records do not depend on threads, chunk sizes or how a run is split."""
+def available_threads() -> int:
+    """The threads numba may run here."""
     import numba
 
-    policies = mix(game, players)
-    args = dict(players=players, policies=policies, rules=rules, seed=42)
-    one = analyser.simulate(game.name, n=n, threads=1, chunk_size=n, **args).records
-    two = analyser.simulate(game.name, n=n, threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=7,
-                            **args).records
-    assert same_records(one, two), "1 thread in one chunk and 2 threads in chunks of 7 differ"
-    tail = analyser.simulate(game.name, n=n - n // 3, first_deal=n // 3, chunk_size=5, **args).records
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def check_threads(game: GameSpec, players: int, rules: dict, n: int) -> None:
+    """Records do not depend on the number of threads: 1 thread and 2 give the same.
+    Skipped on a machine that runs one thread, where both would be one."""
+    if available_threads() < 2:
+        raise SkipCheck("numba runs one thread here: 1 thread against 2 would compare a run with itself")
+    args = dict(players=players, policies=mix(game, players), rules=rules, seed=42, n=n, chunk_size=7)
+    one = analyser.simulate(game, threads=1, **args).records
+    two = analyser.simulate(game, threads=2, **args).records
+    assert same_records(one, two), "1 thread and 2 threads differ"
+
+
+def check_chunks(game: GameSpec, players: int, rules: dict, n: int) -> None:
+    """Records do not depend on chunk sizes or how a run is split."""
+    args = dict(players=players, policies=mix(game, players), rules=rules, seed=42, threads=1)
+    one = analyser.simulate(game, n=n, chunk_size=n, **args).records
+    chunked = analyser.simulate(game, n=n, chunk_size=7, **args).records
+    assert same_records(one, chunked), "one chunk and chunks of 7 differ"
+    tail = analyser.simulate(game, n=n - n // 3, first_deal=n // 3, chunk_size=5, **args).records
     assert same_records(one[n // 3:], tail), "a run from unit i is not the tail of the whole run"
     strip = [name for name in one.dtype.names if name != "unit"]
     assert not np.array_equal(one[:len(tail)][strip], tail[strip]), "different units played the same"
@@ -158,7 +197,7 @@ def check_hands_alone(game: GameSpec, kit, players: int, rules: dict, seed: int 
         return [e for e in events if e.get("type") != "setup"]
 
     def trace(deal, policies, hand=None):
-        return analyser.trace(game.name, seed=seed, deal=deal, players=players, policies=policies, rules=rules,
+        return analyser.trace(game, seed=seed, deal=deal, players=players, policies=policies, rules=rules,
                               hand=hand).events
 
     key = game.sub_unit             # the events of sub-unit k carry k under its name: "hand", "round"
@@ -217,7 +256,7 @@ def check_streams_follow_policies(game: GameSpec, kit, players: int, rules: dict
 
 def check_outcomes(game: GameSpec, players: int, rules: dict | None, n: int, seed: int = 8) -> np.ndarray:
     """The outcome block's promises (analyser.kernels.outcome), record by record."""
-    rec = analyser.simulate(game.name, players=players, policies=mix(game, players), rules=rules, n=n, seed=seed,
+    rec = analyser.simulate(game, players=players, policies=mix(game, players), rules=rules, n=n, seed=seed,
                             first_deal=10).records
     p = players
     assert np.array_equal(rec["unit"], 10 + np.arange(n)), "unit is the record's index in the run"
@@ -311,10 +350,11 @@ def check_redeal_keeps_memory(game: GameSpec, kit, players: int, rules: dict, un
     written with marks at each decision, the re-dealt position carries them."""
     rng = np.random.default_rng(seed)
     runner = entry(game, players, mix(game, players), rules)
-    marked = 0
+    marked = decisions = 0
     for unit in range(units):
         for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
             decision = pos.decision()
+            decisions += decision is not None
             if decision is None or pos.memory(decision[0]) is None:
                 continue
             seat = decision[0]
@@ -326,4 +366,93 @@ def check_redeal_keeps_memory(game: GameSpec, kit, players: int, rules: dict, un
             memory[:] = kept                     # the live game goes on as it was
             assert np.array_equal(other.memory(seat), marks), "a re-deal did not keep the seat's policy memory"
             marked += 1
+    assert decisions, f"no decisions in {units} units"
+    if not marked:
+        raise SkipCheck("the game keeps no policy memory (Position.memory is None)")
     return marked
+
+
+# -- the plan: every check with its cases -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Case:
+    """One run of a check: ``run(tmp)`` (a folder it may write in) raises AssertionError
+    or SkipCheck, or returns."""
+    label: str
+    run: Callable[[Path], object]
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    about: str
+    cases: tuple[Case, ...]
+
+
+def label(players: int, rules: dict) -> str:
+    """``4p-default``, ``2p-payoff_size=2,target=3``: a case of the kit in a word."""
+    return f"{players}p-" + (",".join(f"{k}={v}" for k, v in rules.items()) or "default")
+
+
+def plan(game: GameSpec, policies=None, source: str | None = None) -> list[Check]:
+    """Every check of ``game`` with the cases it plays, in order. ``policies``: the
+    policies the hidden-information check asks (default: the game's built-in ones);
+    ``source``: where a child process imports the spec from for the uncompiled run
+    (default: found by source_of)."""
+    if game.kit is None:
+        def no_kit(tmp):
+            raise AssertionError(f"{game.name} has no test kit hooks (GameSpec.kit)")
+        return [Check("kit", "the GameSpec offers the kit's hooks (GameSpec.kit)", (Case("", no_kit),))]
+    kit = game.kit()
+    cases = list(kit.cases(game))
+    assert cases, f"the kit of {game.name} names no cases to play"
+    first, last = cases[0], cases[-1]
+    ends = [first, last] if len(cases) > 1 else [first]
+    played = cases if any(not rules for _, rules in cases) else [(game.default_players, {}), *cases]
+    asked = list(game.policies) if policies is None else list(policies)
+
+    def each(fn, chosen):
+        return tuple(Case(label(players, rules), lambda tmp, p=players, r=rules: fn(p, r))
+                     for players, rules in chosen)
+
+    def hands_alone(players, rules):
+        if game.sub_unit is None:
+            raise SkipCheck(f"a {game.unit} of {game.name} has no hands or rounds")
+        assert check_hands_alone(game, kit, players, rules) >= 2, f"every {game.unit} was one {game.sub_unit}"
+
+    def aborted(players, rules):
+        if kit.aborting_rules() is None:
+            raise SkipCheck(f"the kit of {game.name} names no rules that abort units")
+        rec = check_outcomes(game, players, {**rules, **kit.aborting_rules()}, 60)
+        assert rec["aborted"].any(), f"no unit aborted under {kit.aborting_rules()}"
+
+    def hidden(players, rules):
+        checked, changed = check_hidden_information(game, kit, asked, players, rules)
+        assert checked >= 20 and changed >= checked // 2
+
+    most = max(cases, key=lambda case: case[0])    # a unit can abort with seats out
+    return [
+        Check("playouts", "random playouts conserve every card at every action and end within the cap "
+              "(the default rules always among them)",
+              each(lambda p, r: check_playouts(game, kit, p, r, units=3), played)),
+        Check("trace_is_record", "the trace of unit i is record i of a run, byte for byte",
+              each(lambda p, r: check_trace_is_record(game, p, r, units=4), cases)),
+        Check("outcomes", "the outcome block's promises (teams, ranks, win shares)",
+              each(lambda p, r: check_outcomes(game, p, r, 200), cases)),
+        Check("aborted_outcomes", "the outcome block of units that hit the action cap", each(aborted, [most])),
+        Check("compiled_equals_uncompiled", "the compiled engine and plain Python give the same records",
+              (Case(" ".join(label(*c) for c in ends),
+                    lambda tmp: check_jit_equals_no_jit(game, ends, 4, tmp, source)),)),
+        Check("threads", "1 thread and 2 give the same records",
+              each(lambda p, r: check_threads(game, p, r, 60), [last])),
+        Check("chunks", "chunk sizes and split runs give the same records",
+              each(lambda p, r: check_chunks(game, p, r, 60), [last])),
+        Check("hands_alone", "a hand (round) traced alone is that hand of the whole trace, dealt the same "
+              "after any play", each(hands_alone, [first])),
+        Check("streams", "a seat's draws come from its policy stream id alone",
+              each(lambda p, r: check_streams_follow_policies(game, kit, p, r), [last])),
+        Check("hidden_information", "decisions do not change when what the seat cannot see is re-dealt",
+              each(hidden, ends)),
+        Check("redeal_keeps_memory", "a re-deal keeps the deciding seat's policy memory",
+              each(lambda p, r: check_redeal_keeps_memory(game, kit, p, r), [first])),
+    ]

@@ -1,20 +1,22 @@
-"""The hooks a game gives the shared test kit (``tests/kit/``).
+"""The hooks a game gives the shared test kit (analyser.testing.checks).
 
-The kit checks every registered game the same way: cards are conserved at
-every action, units end within their cap, and a policy's decision does not
-change when what its seat cannot see is dealt anew. For that it must step
-through a unit and read positions, which only the game knows how to do; these
-hooks are all it asks. ``GameSpec.kit()`` returns a ``GameKit``.
+The kit checks every game the same way: cards are conserved at every action,
+units end within their cap, and a policy's decision does not change when what
+its seat cannot see is dealt anew. For that it must step through a unit and
+read positions, which only the game knows how to do; these hooks are all it
+asks. ``GameSpec.kit()`` returns a ``GameKit``.
 
 A game writes a ``Position`` (six short methods over its own state arrays) and
 a ``GameKit`` whose ``play`` yields them; ``Position.redeal`` is done here, from
-``locations`` and ``relocate``, so every game's re-deal follows one rule.
-See ``analyser/games/palace/kit.py`` and ``tests/toygame/kit.py``.
+``locations`` and ``relocate``, so every game's re-deal follows one rule. A game
+whose state is three record arrays (public, private per seat, hidden) builds on
+``RecordsPosition`` and ``recorded_positions``. See
+``analyser/games/palace/kit.py`` and ``examples/highcard/kit.py``.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -81,8 +83,15 @@ class GameKit(ABC):
     fixed_policy: str = ""          # a policy that never draws (empty: the game has none)
 
     def cases(self, game) -> list[tuple[int, dict]]:
-        """The (players, rules) the kit plays; by default each player count with default rules."""
+        """The (players, rules) the kit plays; by default each player count with default rules.
+        The first and the last get the checks that play one or two cases only."""
         return [(n, {}) for n in range(game.min_players, game.max_players + 1)]
+
+    def playout_policies(self, game, players: int, rules: dict) -> list:
+        """The line-up of the random playouts under these rules: ``random_policy`` in every
+        seat, unless random play cannot end a unit under them (then some seats play
+        ``fixed_policy``: the cards are still checked at every action)."""
+        return [self.random_policy] * players
 
     def aborting_rules(self) -> dict | None:
         """Rules under which some units hit the action cap (to check aborted records), or None."""
@@ -110,3 +119,58 @@ def shuffle_hidden(locations: dict[str, list[int]], seen: set[str], rng: np.rand
         size = len(locations[name])
         out[name], pool = pool[:size], pool[size:]
     return out
+
+
+class RecordsPosition(Position):
+    """A position of a game whose state is three record arrays, as its rules keep them:
+    ``pub`` (one public record), ``priv`` (one private record per seat, each with a
+    ``memory`` field for its policy) and ``hid`` (one hidden record), with the
+    settings row. A game writes ``locations``, ``deck``, ``seen_by``, ``decision``
+    and ``place``; ``relocate`` copies the records, checks the sizes and calls ``place``."""
+
+    def __init__(self, pub, priv, hid, settings):
+        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
+
+    @property
+    def players(self) -> int:
+        """The seats in play: the public record's ``players``, else one per private record."""
+        pb = self.pub[0]
+        return int(pb["players"]) if "players" in pb.dtype.names else len(self.priv)
+
+    @abstractmethod
+    def place(self, pb, priv, hd, locations: dict[str, list[int]]) -> None:
+        """Write the cards of ``locations`` into the copies ``pb`` (the public record),
+        ``priv`` (the private records) and ``hd`` (the hidden record), rebuilding
+        whatever the rules derive from them."""
+
+    def relocate(self, locations: dict[str, list[int]]) -> RecordsPosition:
+        before = self.locations()
+        for name, placed in locations.items():
+            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
+        self.place(pub[0], priv, hid[0], locations)
+        return type(self)(pub, priv, hid, self.settings)
+
+    def memory(self, seat: int) -> np.ndarray:
+        return self.priv[seat]["memory"]
+
+
+def recorded_positions(playout: Callable, dtypes: tuple, seats: int, size: int, position: Callable,
+                       settings: np.ndarray) -> Iterator[Position]:
+    """The positions of one unit played by a game's compiled ``playout(pubs, privs, hids)``,
+    which keeps the three state records after the setup and every action in row i of
+    three byte buffers and returns how many rows it filled. ``dtypes``: the public,
+    private and hidden dtypes; ``seats``: private records a row; ``size``: rows to start
+    with (a unit that fills them is played again with four times as many).
+    ``position(pub, priv, hid, settings)`` makes a position of each row."""
+    pub_dtype, priv_dtype, hid_dtype = dtypes
+    while True:
+        pubs = np.zeros(size, pub_dtype)
+        privs = np.zeros((size, seats), priv_dtype)
+        hids = np.zeros(size, hid_dtype)
+        n = playout(*(a.view(np.uint8).reshape(size, -1) for a in (pubs, privs, hids)))
+        if n < size:
+            break
+        size *= 4
+    for i in range(n):
+        yield position(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)

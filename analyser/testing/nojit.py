@@ -1,21 +1,27 @@
-"""``python nojit_run.py RUNS_JSON OUT.npz``: the records of analyser.simulate(**run) for each run, saved
-under "0", "1", ...
+"""``python -m analyser.testing.nojit SOURCE RUNS_JSON OUT.npz``: the records of
+analyser.simulate(spec, **run) for each run, saved under "0", "1", ..., the spec
+imported from SOURCE (``module:attribute``).
 
 The kit runs it with NUMBA_DISABLE_JIT=1 to compare plain Python with the
-compiled engine; it registers the toy game as tests/conftest.py does."""
+compiled engine (analyser.testing.checks.check_jit_equals_no_jit).
+"""
+import importlib
 import json
 import sys
 import warnings
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-warnings.simplefilter("ignore")
+import numpy as np
 
-import numpy as np  # noqa: E402
+import analyser
 
-import analyser  # noqa: E402
-from tests.toygame import register  # noqa: E402
 
-register()
-runs = json.loads(sys.argv[1])
-np.savez(sys.argv[2], **{str(i): analyser.simulate(**run).records for i, run in enumerate(runs)})
+def main(argv: list[str]) -> None:
+    source, runs, out = argv
+    warnings.simplefilter("ignore")
+    module, _, attr = source.partition(":")
+    spec = getattr(importlib.import_module(module), attr)
+    np.savez(out, **{str(i): analyser.simulate(spec, **run).records for i, run in enumerate(json.loads(runs))})
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,19 +1,23 @@
-"""High card: the test kit's toy second game, registered through the public API.
+"""High card: a game written outside the analyser, registered through the public API.
 
-Rules in rules.py. It exists to give the shared kit a game unlike Palace:
-matches of several hands with their own sub-streams, two teams whose
-partners share one result, tied hands, drawn matches, and policies that are
-handed the whole table (so a peeking one can be written, and caught).
-``register()`` adds it to the registry; tests/conftest.py calls it.
+Rules in rules.py. It is an example of adding a game (examples/README.md) and
+gives the project's checks a game unlike the built-in ones: matches of several
+hands with their own sub-streams, two teams whose partners share one result,
+tied hands, drawn matches, and policies that are handed the whole table (so a
+peeking one can be written, and caught). ``register()`` adds it to the
+registry; examples/check_highcard.py and the project's tests/conftest.py call it.
+Its modules name one another relatively (``__name__``), so the package works
+under whatever name it is imported.
 """
 import numpy as np
 
 from analyser.engine.policies import ParamSpec, PolicySpec
 from analyser.engine.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
-from tests.toygame.rules import RECORD_DTYPE
+
+from .rules import RECORD_DTYPE
 
 NAME = "highcard"
-_FNS = "tests.toygame.policies:"
+_FNS = f"{__name__}.policies:"
 POLICIES = (
     PolicySpec("random", _FNS + "random_policy", "a random card from the seat's own stream"),
     PolicySpec("high", _FNS + "high_policy", "its highest card"),
@@ -25,7 +29,8 @@ POLICIES = (
 
 def _trace(seed, unit, players, settings, fns, params, streams):
     from analyser.kernels.cards import card_names
-    from tests.toygame.rules import DEAL, HAND_END, LOG_PER_HAND, PLAY, trace_nb
+
+    from .rules import DEAL, HAND_END, LOG_PER_HAND, PLAY, trace_nb
 
     log = np.zeros(8 + LOG_PER_HAND * int(settings[0]), np.int32)
     out = np.zeros(1, RECORD_DTYPE)
@@ -61,7 +66,7 @@ def _policy_error(rec):
 
 
 GAME = GameSpec(
-    name=NAME, title="High card (the test kit's toy game)", min_players=4, max_players=4, default_players=4,
+    name=NAME, title="High card (an example game)", min_players=4, max_players=4, default_players=4,
     max_seats=4, default_policy="high", policies=POLICIES, record_dtype=RECORD_DTYPE,
     settings=(SettingSpec("hands", 3, "hands in a match", kind="int", low=1, high=40),
               SettingSpec("max_actions", 1000, "plays after which a match ends as aborted", kind="int", low=1,
@@ -70,8 +75,8 @@ GAME = GameSpec(
     unit="match", sub_unit="hand", single={"hands": 1}, length="plays", teams=lambda n: (0, 1, 0, 1),
     win_total=lambda n: 2.0,
     columns=(Column("hands_won", "hands won by the seat's team"), Column("ties", "tied hands", per="unit")),
-    simulate=lazy("tests.toygame.rules:simulate_nb"), trace=_trace, trace_text=_trace_text,
-    policy_error=_policy_error, kit=lazy("tests.toygame.kit:HighCardKit"),
+    simulate=lazy(f"{__name__}.rules:simulate_nb"), trace=_trace, trace_text=_trace_text,
+    policy_error=_policy_error, kit=lazy(f"{__name__}.kit:HighCardKit"),
 )
 
 

@@ -1,9 +1,10 @@
-"""High card's hooks for the shared test kit (see analyser.testing.kit)."""
+"""High card's hooks for the analyser's game checks (see analyser.testing.kit)."""
 import numpy as np
 
 from analyser.testing.kit import GameKit, Position
-from tests.toygame import rules
-from tests.toygame.rules import DECK, SEATS, TABLE_DTYPE
+
+from . import rules
+from .rules import DECK, SEATS, TABLE_DTYPE
 
 
 class HighCardPosition(Position):

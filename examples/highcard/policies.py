@@ -2,13 +2,13 @@
 (``table["hands"][seat]``), the played cards, the score, its own stream and
 memory. ``peek_policy`` reads the other hands: it is never registered, the kit
 uses it to show that its hidden-information check catches a cheat."""
-from numba import njit
-
+from analyser.kernels.jit import kernel
 from analyser.kernels.rng import uniform_choice_nb
-from tests.toygame.rules import POLICY_SIG
+
+from .rules import POLICY_SIG, typed
 
 
-@njit(cache=True)
+@kernel
 def extreme_nb(table, seat, legal, sign):
     """The legal slot of the highest (sign 1) or lowest (sign -1) rank, the first of equals."""
     best, pick = -99, -1
@@ -20,17 +20,17 @@ def extreme_nb(table, seat, legal, sign):
     return pick
 
 
-@njit(POLICY_SIG, cache=True)
+@typed(POLICY_SIG, _nrt=False)
 def random_policy(table, seat, legal, params):
     return uniform_choice_nb(table["rng"][seat], legal)
 
 
-@njit(POLICY_SIG, cache=True)
+@typed(POLICY_SIG, _nrt=False)
 def high_policy(table, seat, legal, params):
     return extreme_nb(table, seat, legal, 1)
 
 
-@njit(POLICY_SIG, cache=True)
+@typed(POLICY_SIG, _nrt=False)
 def alternate_policy(table, seat, legal, params):
     """Highest card, except every ``every``-th decision of the match: the lowest.
     Counts its decisions in its memory, which a re-deal must keep."""
@@ -41,7 +41,7 @@ def alternate_policy(table, seat, legal, params):
     return extreme_nb(table, seat, legal, 1)
 
 
-@njit(POLICY_SIG, cache=True)
+@typed(POLICY_SIG, _nrt=False)
 def peek_policy(table, seat, legal, params):
     """Cheats: saves its high card when its partner holds a card no opponent can beat."""
     partner, top = 0, 0

@@ -1,4 +1,4 @@
-"""High card, the test kit's toy game: its state, rules and simulation loop.
+"""High card, a small game written outside the analyser: its state, rules and simulation loop.
 
 Four seats in two teams (0+2 against 1+3). A match is ``hands`` hands. Each
 hand is dealt from its own sub-stream: 20 cards (ranks 10 J Q K A, card id
@@ -11,11 +11,18 @@ A policy is handed the whole table (``POLICY_SIG``), so a peeking policy is
 possible: an honest one reads only its own hand, the played cards, the score,
 its stream ``table["rng"][seat]`` and its memory ``table["memory"][seat]``
 (kept between its decisions for the whole match).
+
+Compiled through analyser.kernels.jit, so numba caches these functions under the
+analyser's cache, keyed by its kernels (``kernel`` where nothing is allocated;
+``jit()`` where the function allocates arrays and so needs numba's reference
+counting; ``typed`` for the entry points, which take explicit signatures).
 """
 import numba
 import numpy as np
 from numba import njit, prange, types
 
+from analyser.kernels import cache
+from analyser.kernels.jit import jit, kernel
 from analyser.kernels.outcome import outcome_fields
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 
@@ -47,7 +54,18 @@ POLICIES_T = types.UniTuple(types.FunctionType(POLICY_SIG), SEATS)
 TABLE_A = types.Array(TABLE_T, 1, "C")
 
 
-@njit(cache=True)
+def typed(signature, **options):
+    """``njit(signature, cache=True, **options)``, cached as analyser.kernels.jit caches:
+    compiled at once for these types only, so any tuple of policies (each converted to
+    the policy function type) runs the one compiled entry point."""
+    def decorate(fn):
+        cache.claim(fn)
+        return njit(signature, cache=True, **options)(fn)
+
+    return decorate
+
+
+@kernel
 def log_nb(log, etype, hand, a, b):
     if log.size:
         p = log[0]
@@ -58,7 +76,7 @@ def log_nb(log, etype, hand, a, b):
         log[0] = p + 4
 
 
-@njit(cache=True)
+@jit()
 def deal_nb(t, h, log):
     """Hand h: its shuffle, starter and policy streams come from its own sub-streams."""
     t["deal_rng"][0] = hand_seed_nb(t["seed"], t["unit"], h, DEAL_SLOT)
@@ -80,7 +98,7 @@ def deal_nb(t, h, log):
         log[0] = p + DECK
 
 
-@njit(cache=True)
+@jit()
 def start_nb(seed, unit, settings, streams, t, log):
     t["seed"] = seed
     t["unit"] = unit
@@ -90,7 +108,7 @@ def start_nb(seed, unit, settings, streams, t, log):
     deal_nb(t, 0, log)
 
 
-@njit(cache=True)
+@jit()
 def turn_nb(policies, params, t, legal, log):
     """One play by the seat to move; True when the match is over."""
     if t["actions"] >= t["max_actions"]:
@@ -135,7 +153,7 @@ def turn_nb(policies, params, t, legal, log):
     return False
 
 
-@njit(cache=True)
+@kernel
 def record_nb(rec, t):
     """The outcome block: score = the seat's team's hands won, win 1 for each
     seat of the winning team, rank 1 or 2 (a draw: rank 1 and no win for all)."""
@@ -156,7 +174,7 @@ def record_nb(rec, t):
             rec["rank"][s] = 1 if ahead or rec["draw"] else 2
 
 
-@njit(cache=True)
+@jit()
 def play_match_nb(seed, unit, settings, policies, params, streams, out, log):
     t = np.zeros(1, TABLE_DTYPE)
     t[0]["illegal_seat"] = -1
@@ -171,26 +189,26 @@ SIMULATE_SIG = types.void(types.int64, types.int64, types.int64, types.int64[::1
                           types.float64[:, ::1], types.int64[::1], RECORD_T[::1])
 
 
-@njit(SIMULATE_SIG, parallel=True, cache=True)
+@typed(SIMULATE_SIG, parallel=True)
 def simulate_nb(seed, first_unit, players, settings, policies, params, streams, out):
     for i in prange(out.size):
         play_match_nb(seed, first_unit + i, settings, policies, params, streams, out[i], np.zeros(0, np.int32))
 
 
-@njit(types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
-                 types.int64[::1], types.int32[::1], RECORD_T[::1]), cache=True)
+@typed(types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+                   types.int64[::1], types.int32[::1], RECORD_T[::1]))
 def trace_nb(seed, unit, players, settings, policies, params, streams, log, out):
     log[0] = 1
     play_match_nb(seed, unit, settings, policies, params, streams, out[0], log)
 
 
 # One action at a time, for the test kit (explicit signatures: any policies, one compilation).
-@njit(types.void(types.int64, types.int64, types.int64[::1], types.int64[::1], TABLE_A), cache=True)
+@typed(types.void(types.int64, types.int64, types.int64[::1], types.int64[::1], TABLE_A))
 def start(seed, unit, settings, streams, table):
     table[0]["illegal_seat"] = -1
     start_nb(seed, unit, settings, streams, table[0], np.zeros(0, np.int32))
 
 
-@njit(types.boolean(POLICIES_T, types.float64[:, ::1], TABLE_A, types.boolean[::1]), cache=True)
+@typed(types.boolean(POLICIES_T, types.float64[:, ::1], TABLE_A, types.boolean[::1]))
 def step(policies, params, table, legal):
     return turn_nb(policies, params, table[0], legal, np.zeros(0, np.int32))

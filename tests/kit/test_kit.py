@@ -1,116 +1,108 @@
-"""The shared test kit: the checks of checks.py over every registered game.
+"""The game checks of analyser.testing over every registered game, one test per check and case.
 
 A game gets all of this by registering a GameSpec with a ``kit`` (see
-analyser.testing.kit); tests/conftest.py registers the toy game, so the kit
-always runs over at least two games unlike each other.
+analyser.testing.kit); tests/conftest.py registers the example game
+(examples/highcard), so the kit always runs over games unlike each other.
 """
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
+import analyser.testing
 from analyser.engine.registry import game_names, get_game
-from tests.kit import checks
+from analyser.testing import SkipCheck, check_game, checks
 
 GAMES = game_names()
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def kit_of(name):
-    game = get_game(name)
-    return game, game.kit()
+def planned():
+    for name in GAMES:
+        for check in checks.plan(get_game(name)):
+            for case in check.cases:
+                yield pytest.param(case, id=f"{name}-{check.name}" + (f"-{case.label}" if case.label else ""))
 
 
-def cases_of(name):
-    game, kit = kit_of(name)
-    return [pytest.param(name, players, rules, id=f"{name}-{players}p-{rules or 'default'}")
-            for players, rules in kit.cases(game)]
+@pytest.mark.parametrize("case", list(planned()))
+def test_check(case, tmp_path):
+    try:
+        case.run(tmp_path)
+    except SkipCheck as skip:
+        pytest.skip(str(skip))
 
 
-ALL_CASES = [case for name in GAMES for case in cases_of(name)]
-SOME_CASES = [case for name in GAMES for case in {c.id: c for c in (cases_of(name)[0], cases_of(name)[-1])}.values()]
-
-
-def test_the_registry_holds_palace_and_the_toy_game():
+def test_the_registry_holds_palace_and_the_example_game():
     assert {"palace", "highcard"} <= set(GAMES)
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_offers_a_kit(name):
     assert get_game(name).kit is not None, f"{name} has no test kit hooks (GameSpec.kit)"
+    assert [c.name for c in checks.plan(get_game(name))][0] == "playouts"
 
 
-@pytest.mark.parametrize("name,players,rules", ALL_CASES)
-def test_cards_are_conserved_and_units_end_within_the_cap(name, players, rules):
-    game, kit = kit_of(name)
-    assert checks.check_playouts(game, kit, players, rules, units=3) > 0
+def test_the_default_rules_are_random_played_for_every_game():
+    for name in GAMES:
+        playouts = checks.plan(get_game(name))[0]
+        assert any(case.label.endswith("-default") for case in playouts.cases), name
 
 
-@pytest.mark.parametrize("name,players,rules", ALL_CASES)
-def test_the_trace_of_unit_i_is_record_i(name, players, rules):
-    checks.check_trace_is_record(get_game(name), players, rules, units=4)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_compiled_equals_uncompiled(name, tmp_path):
-    game, kit = kit_of(name)
-    cases = kit.cases(game)
-    checks.check_jit_equals_no_jit(game, [cases[0], cases[-1]] if len(cases) > 1 else cases, 4, tmp_path)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_records_do_not_depend_on_threads_or_chunks(name):
-    game, kit = kit_of(name)
-    players, rules = kit.cases(game)[-1]
-    checks.check_threads_and_chunks(game, players, rules, 60)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_a_hand_of_a_match_traced_alone(name):
-    game, kit = kit_of(name)
-    if game.sub_unit is None:
-        pytest.skip(f"a {game.unit} of {name} has no {game.sub_unit or 'sub-units'}")
-    players, rules = kit.cases(game)[0]
-    assert checks.check_hands_alone(game, kit, players, rules) >= 2
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_random_streams_follow_the_stream_ids(name):
-    game, kit = kit_of(name)
-    players, rules = kit.cases(game)[-1]
-    checks.check_streams_follow_policies(game, kit, players, rules)
-
-
-@pytest.mark.parametrize("name,players,rules", ALL_CASES)
-def test_outcome_block(name, players, rules):
-    checks.check_outcomes(get_game(name), players, rules, 200)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_outcome_block_of_aborted_units(name):
-    game, kit = kit_of(name)
-    if kit.aborting_rules() is None:
-        pytest.skip(f"{name} names no rules that abort units")
-    players, rules = max(kit.cases(game), key=lambda case: case[0])   # a unit can abort with seats out
-    rec = checks.check_outcomes(game, players, {**rules, **kit.aborting_rules()}, 60)
-    assert rec["aborted"].any()
-
-
-@pytest.mark.parametrize("name,players,rules", SOME_CASES)
-def test_decisions_ignore_what_the_seat_cannot_see(name, players, rules):
-    game, kit = kit_of(name)
-    checked, changed = checks.check_hidden_information(game, kit, list(game.policies), players, rules)
-    assert checked >= 20 and changed >= checked // 2
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_a_redeal_keeps_the_policy_memory(name):
-    game, kit = kit_of(name)
-    players, rules = kit.cases(game)[0]
-    assert checks.check_redeal_keeps_memory(game, kit, players, rules) > 0
+def test_a_game_without_a_kit_fails_the_kit_check():
+    report = check_game(replace(get_game("highcard"), name="no_kit", kit=None), raise_on_failure=False)
+    assert report.failed == ["kit"] and "no test kit hooks" in report.results[0].detail
+    with pytest.raises(AssertionError, match="kit: no_kit has no test kit hooks"):
+        check_game(replace(get_game("highcard"), name="no_kit", kit=None))
 
 
 def test_a_peeking_policy_fails_the_hidden_information_check():
-    from tests.toygame.policies import peek_policy
+    from highcard.policies import peek_policy
 
-    game, kit = kit_of("highcard")
-    with pytest.raises(AssertionError, match="peek_policy chose"):
-        checks.check_hidden_information(game, kit, [peek_policy], 4, {})
+    game = get_game("highcard")
+    with pytest.raises(AssertionError, match="hidden_information: 4p-default: peek_policy chose"):
+        check_game(game, only=["hidden_information"], policies=[peek_policy, *game.policies])
     # the honest policies of the same game pass the same check
-    checks.check_hidden_information(game, kit, list(game.policies), 4, {})
+    assert check_game(game, only=["hidden_information"]).ok
+
+
+def test_an_unregistered_game_is_checked_and_a_spec_no_module_holds_skips_the_uncompiled_run(tmp_path):
+    game = replace(get_game("highcard"), name="highcard_unregistered")
+    assert game.name not in game_names()
+    report = check_game(game, only=["trace_is_record", "compiled_equals_uncompiled"], tmp=tmp_path)
+    assert [r.status for r in report.results] == ["passed", "skipped"]
+    assert "give source='module:attribute'" in report.results[1].detail
+    assert game.name not in game_names()
+
+
+def test_one_against_two_threads_is_skipped_on_a_one_thread_machine(monkeypatch):
+    monkeypatch.setattr(checks, "available_threads", lambda: 1)
+    report = check_game(get_game("highcard"), only=["threads", "chunks"])
+    threads, chunks = report.results
+    assert threads.status == "skipped" and "one thread" in threads.detail
+    assert chunks.status == "passed" and report.ok
+    with pytest.raises(SkipCheck, match="one thread"):
+        checks.check_threads(get_game("highcard"), 4, {}, 20)
+
+
+def test_an_unknown_check_name_is_an_error():
+    with pytest.raises(ValueError, match="no check named"):
+        check_game(get_game("highcard"), only=["conservation"])
+
+
+def test_the_package_names_its_api():
+    assert {"check_game", "CheckReport", "GameKit", "Position", "SkipCheck"} <= set(analyser.testing.__all__)
+
+
+def test_the_example_script_checks_the_example_game(tmp_path):
+    """examples/check_highcard.py from another folder, as a user runs it: one line per check, exit 0."""
+    done = subprocess.run([sys.executable, str(EXAMPLES / "check_highcard.py")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    names = [c.name for c in checks.plan(get_game("highcard"))]
+    for name in names:
+        assert sum(line.split()[1:2] == [name] for line in lines) == 1, f"no one line for {name}:\n{done.stdout}"
+    assert not any(line.startswith("failed") for line in lines)
+    assert lines[-1].startswith("highcard: ") and " 0 failed" in lines[-1]

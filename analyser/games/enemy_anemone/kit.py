@@ -17,7 +17,7 @@ from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 from analyser.kernels.bits import BIT
-from analyser.testing.kit import GameKit, Position
+from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def cards(mask) -> list[int]:
@@ -28,11 +28,7 @@ def mask(cards_) -> np.uint64:
     return np.uint64(sum(int(BIT[c]) for c in cards_))
 
 
-class AnemonePosition(Position):
-    def __init__(self, pub, priv, hid, settings):
-        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
-        self.players = int(pub[0]["players"])
-
+class AnemonePosition(RecordsPosition):
     def locations(self) -> dict[str, list[int]]:
         pb, hd = self.pub[0], self.hid[0]
         out = {"trick": [int(c) for c in pb["trick_card"][: pb["trick_len"]]],
@@ -76,22 +72,13 @@ class AnemonePosition(Position):
         legal[cards(pv["legal"])] = True
         return seat, (pb, pv, legal)
 
-    def relocate(self, locations: dict[str, list[int]]) -> AnemonePosition:
-        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
-        before = self.locations()
-        for name, placed in locations.items():
-            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
-        pb = pub[0]
+    def place(self, pb, priv, hd, locations):
         for s in range(self.players):
             priv[s]["hand"] = mask(locations[f"hand{s}"])
             priv[s]["discarded"] = mask(locations[f"discards{s}"])
             legal = priv[s]["hand"] & ~pb["trick_mask"]
             priv[s]["legal"] = legal if legal else priv[s]["hand"]
-        hid[0]["draw"][: len(locations["draw"])] = locations["draw"]
-        return AnemonePosition(pub, priv, hid, self.settings)
-
-    def memory(self, seat: int) -> np.ndarray:
-        return self.priv[seat]["memory"]
+        hd["draw"][: len(locations["draw"])] = locations["draw"]
 
 
 class AnemoneKit(GameKit):
@@ -110,15 +97,14 @@ class AnemoneKit(GameKit):
         return settings["max_actions"]
 
     def play(self, seed, unit, players, settings, fns, params, streams):
+        kinds = policy_kinds(fns)
+
+        def playout(pubs, privs, hids):
+            return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)
+
         size = min(int(settings[SETTING.MAX_ACTIONS]), 60 * int(settings[SETTING.HANDS])) + 2
-        pubs = np.zeros(size, PUBLIC_DTYPE)
-        privs = np.zeros((size, MAX_PLAYERS), PRIVATE_DTYPE)
-        hids = np.zeros(size, HIDDEN_DTYPE)
-        n = playout_nb(seed, unit, players, settings, fns, policy_kinds(fns), params, streams,
-                       pubs.view(np.uint8).reshape(size, -1), privs.view(np.uint8).reshape(size, -1),
-                       hids.view(np.uint8).reshape(size, -1))
-        for i in range(n):
-            yield AnemonePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS, size,
+                                  AnemonePosition, settings)
 
 
 _BYTES = types.uint8[:, ::1]

@@ -15,7 +15,7 @@ from numba import njit, types
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
 from analyser.games.olenon.rules import begin_match_nb, step_nb
 from analyser.games.olenon.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, Position
+from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def spread(counts) -> list[int]:
@@ -33,10 +33,7 @@ def legal_actions(pb, hand) -> list[int]:
     return sorted(out) + [ACTION.PASS]
 
 
-class OlenonPosition(Position):
-    def __init__(self, pub, priv, hid, settings):
-        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
-
+class OlenonPosition(RecordsPosition):
     def locations(self) -> dict[str, list[int]]:
         pb, hd = self.pub[0], self.hid[0]
         k, v = int(pb["table_len"]), int(pb["table_value"])
@@ -80,20 +77,12 @@ class OlenonPosition(Position):
         legal[actions] = True
         return seat, (pb, pv, legal)
 
-    def relocate(self, locations: dict[str, list[int]]) -> OlenonPosition:
-        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
-        before = self.locations()
-        for name, placed in locations.items():
-            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+    def place(self, pb, priv, hd, locations):
         for s in range(PLAYERS):
             priv[s]["hand"] = np.bincount(np.array(locations[f"hand{s}"], np.int64), minlength=N_VALUES)
-            if pub[0]["talk"]:
-                pub[0]["open"][s] = priv[s]["hand"]
-        hid[0]["set_aside"] = locations["set_aside"]
-        return OlenonPosition(pub, priv, hid, self.settings)
-
-    def memory(self, seat: int) -> np.ndarray:
-        return self.priv[seat]["memory"]
+            if pb["talk"]:
+                pb["open"][s] = priv[s]["hand"]
+        hd["set_aside"] = locations["set_aside"]
 
 
 class OlenonKit(GameKit):
@@ -112,15 +101,13 @@ class OlenonKit(GameKit):
         return settings["max_actions"] * (2 * settings["rounds"] - 1)
 
     def play(self, seed, unit, players, settings, fns, params, streams):
+        def playout(pubs, privs, hids):
+            return playout_nb(seed, unit, settings, fns, params, streams, pubs, privs, hids)
+
         size = min(self.cap(players, {"max_actions": int(settings[SETTING.MAX_ACTIONS]),
                                       "rounds": int(settings[SETTING.ROUNDS])}), 20_000) + 2
-        pubs = np.zeros(size, PUBLIC_DTYPE)
-        privs = np.zeros((size, PLAYERS), PRIVATE_DTYPE)
-        hids = np.zeros(size, HIDDEN_DTYPE)
-        n = playout_nb(seed, unit, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
-                       privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
-        for i in range(n):
-            yield OlenonPosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), PLAYERS, size,
+                                  OlenonPosition, settings)
 
 
 _BYTES = types.uint8[:, ::1]

@@ -17,16 +17,12 @@ from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, Position
+from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 _MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
 
 
-class PalacePosition(Position):
-    def __init__(self, pub, priv, hid, settings):
-        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
-        self.players = int(pub[0]["players"])
-
+class PalacePosition(RecordsPosition):
     def locations(self) -> dict[str, list[int]]:
         pb, hd = self.pub[0], self.hid[0]
         out = {"pile": [int(c) for c in pb["pile"][: pb["pile_len"]]],
@@ -71,12 +67,7 @@ class PalacePosition(Position):
             return None
         return seat, (pb, self.priv[seat], legal)
 
-    def relocate(self, locations: dict[str, list[int]]) -> PalacePosition:
-        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
-        pb, hd = pub[0], hid[0]
-        before = self.locations()
-        for name, cards in locations.items():
-            assert len(cards) == len(before[name]), f"relocate changed the size of {name}"
+    def place(self, pb, priv, hd, locations):
         for s in range(self.players):
             pv = priv[s]
             for field in ("plays", "has", "counts"):
@@ -87,10 +78,6 @@ class PalacePosition(Position):
             hd["face_down"][s, : len(locations[f"down{s}"])] = locations[f"down{s}"]
         hd["draw"][: len(locations["draw"])] = locations["draw"]
         hd["unused"][: len(locations["unused"])] = locations["unused"]
-        return PalacePosition(pub, priv, hid, self.settings)
-
-    def memory(self, seat: int) -> np.ndarray:
-        return self.priv[seat]["memory"]
 
 
 class PalaceKit(GameKit):
@@ -108,14 +95,11 @@ class PalaceKit(GameKit):
         return settings["max_actions"]
 
     def play(self, seed, unit, players, settings, fns, params, streams):
-        size = int(settings[_MAX_ACTIONS]) + 2
-        pubs = np.zeros(size, PUBLIC_DTYPE)
-        privs = np.zeros((size, MAX_PLAYERS), PRIVATE_DTYPE)
-        hids = np.zeros(size, HIDDEN_DTYPE)
-        n = playout_nb(seed, unit, players, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
-                       privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
-        for i in range(n):
-            yield PalacePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+        def playout(pubs, privs, hids):
+            return playout_nb(seed, unit, players, settings, fns, params, streams, pubs, privs, hids)
+
+        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS,
+                                  int(settings[_MAX_ACTIONS]) + 2, PalacePosition, settings)
 
 
 _BYTES = types.uint8[:, ::1]

@@ -27,7 +27,7 @@ from analyser.games.spite_and_malice.constants import (
 )
 from analyser.games.spite_and_malice.rules import begin_match_nb, step_nb
 from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, Position
+from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def spread(counts) -> list[int]:
@@ -56,10 +56,7 @@ def legal_actions(pb, hand, seat) -> list[int]:
     return sorted(out)
 
 
-class SpitePosition(Position):
-    def __init__(self, pub, priv, hid, settings):
-        self.pub, self.priv, self.hid, self.settings = pub, priv, hid, settings
-
+class SpitePosition(RecordsPosition):
     def locations(self) -> dict[str, list[int]]:
         pb, hd = self.pub[0], self.hid[0]
         out = {"stock": [int(c) for c in hd["stock"][: int(pb["stock_len"])]]}
@@ -107,21 +104,13 @@ class SpitePosition(Position):
         legal[actions] = True
         return seat, (pb, pv, legal)
 
-    def relocate(self, locations: dict[str, list[int]]) -> SpitePosition:
-        pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
-        before = self.locations()
-        for name, placed in locations.items():
-            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+    def place(self, pb, priv, hd, locations):
         for s in range(PLAYERS):
             priv[s]["hand"] = np.bincount(np.array(locations[f"hand{s}"], np.int64), minlength=N_VALUES + 1)
             pile = locations[f"payoff{s}"] + locations[f"payoff_top{s}"]
-            hid[0]["payoff"][s, : len(pile)] = pile
+            hd["payoff"][s, : len(pile)] = pile
         stock = locations["stock"]
-        hid[0]["stock"][: len(stock)] = stock
-        return SpitePosition(pub, priv, hid, self.settings)
-
-    def memory(self, seat: int) -> np.ndarray:
-        return self.priv[seat]["memory"]
+        hd["stock"][: len(stock)] = stock
 
 
 class SpiteKit(GameKit):
@@ -129,14 +118,23 @@ class SpiteKit(GameKit):
     fixed_policy = "builder"
 
     def cases(self, game):
-        # small payoff piles, targets or round limits: random play ends its matches (with 20 payoff cards
-        # nearly every round of random play is drawn) and the kit stays fast;
-        # the first and the last case get the hidden-information check
-        return [(2, {"payoff_size": 2, "target": 3}),
+        # small payoff piles, targets or round limits: random play ends its matches and the kit stays fast;
+        # the default rules too (see playout_policies); the first and the last case get the
+        # hidden-information check
+        return [(2, {"payoff_size": 2, "target": 3}), (2, {}),
                 (2, {"payoff_size": 6, "centre_piles": 4, "refill_empty_hand": "on", "rounds": 3}),
                 (2, {"payoff_size": 4, "stock_out": "at_once", "rounds": 4, "target": 5}),
                 (2, {"payoff_size": 3, "target": 4, "refill_empty_hand": "on", "stock_out": "at_once",
                      "centre_piles": 4})]
+
+    def playout_policies(self, game, players, rules):
+        """With payoff piles of more than 6 cards nearly every round of random play is drawn
+        (the default 20: every one), so a match never ends: the random policy plays
+        against the fixed one, which plays its payoff pile out."""
+        payoff = rules.get("payoff_size", next(s.default for s in game.settings if s.name == "payoff_size"))
+        if payoff > 6:
+            return [self.random_policy, self.fixed_policy]
+        return super().playout_policies(game, players, rules)
 
     def aborting_rules(self):
         return {"max_moves": 40}
@@ -145,18 +143,11 @@ class SpiteKit(GameKit):
         return settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1
 
     def play(self, seed, unit, players, settings, fns, params, streams):
-        size = 4096
-        while True:
-            pubs = np.zeros(size, PUBLIC_DTYPE)
-            privs = np.zeros((size, PLAYERS), PRIVATE_DTYPE)
-            hids = np.zeros(size, HIDDEN_DTYPE)
-            n = playout_nb(seed, unit, settings, fns, params, streams, pubs.view(np.uint8).reshape(size, -1),
-                           privs.view(np.uint8).reshape(size, -1), hids.view(np.uint8).reshape(size, -1))
-            if n < size or hids[n - 1]["over"]:
-                break
-            size *= 4
-        for i in range(n):
-            yield SpitePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+        def playout(pubs, privs, hids):
+            return playout_nb(seed, unit, settings, fns, params, streams, pubs, privs, hids)
+
+        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), PLAYERS, 4096,
+                                  SpitePosition, settings)
 
 
 _BYTES = types.uint8[:, ::1]

@@ -22,8 +22,8 @@ from analyser.games.enemy_anemone.kit import AnemoneKit
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import deck_nb
 from analyser.games.enemy_anemone.state import new_state_nb
+from analyser.testing.checks import entry, same_records
 from tests.games.enemy_anemone.positions import Table, names
-from tests.kit.checks import entry, same_records
 
 KIT = AnemoneKit()
 

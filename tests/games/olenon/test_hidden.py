@@ -1,6 +1,6 @@
 """Hidden information under talk=none: the kit's check has teeth.
 
-The shared kit (tests/kit) re-deals what a deciding seat cannot see and asks
+The shared kit (analyser.testing) re-deals what a deciding seat cannot see and asks
 for byte-identical policy arguments. Here a deliberately leaky position hands
 policies every hand under talk=none (as an engine bug filling pub["open"]
 would): the check must fail, both on the arguments and on the decision of a
@@ -16,7 +16,7 @@ from analyser.games.olenon.constants import ACTION, PLAYERS
 from analyser.games.olenon.kit import OlenonKit, OlenonPosition
 from analyser.games.olenon.policies import shed_nb
 from analyser.games.olenon.state import POLICY_SIG
-from tests.kit import checks
+from analyser.testing import checks
 
 
 @njit(POLICY_SIG, cache=True)

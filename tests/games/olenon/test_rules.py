@@ -20,8 +20,8 @@ from analyser.games.olenon.engine import record_nb
 from analyser.games.olenon.kit import OlenonKit, legal_actions
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.state import new_state_nb
+from analyser.testing.checks import entry, same_records
 from tests.games.olenon.positions import OPEN, STREAMS, Table, action, legal_mask, mask_actions, step
-from tests.kit.checks import entry, same_records
 
 KIT = OlenonKit()
 

@@ -1,13 +1,13 @@
 """Palace's own promises in random legal playouts, beside the shared kit's
-(tests/kit/: cards conserved, games end, hidden information): the seat to move
+(analyser.testing: cards conserved, games end, hidden information): the seat to move
 is still playing and has a legal action, and a finished game places everyone."""
 import numpy as np
 import pytest
 
 from analyser.engine.registry import get_game
 from analyser.games.palace.constants import ACTION, PHASE
+from analyser.testing.checks import entry
 from tests.games.palace.table import legal_actions
-from tests.kit.checks import entry
 
 PALACE = get_game("palace")
 

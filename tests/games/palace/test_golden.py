@@ -1,5 +1,5 @@
 """A seeded game, move by move, checked into the tests and diffed.
-(Compiled == uncompiled is the shared kit's, tests/kit/, for every game.)"""
+(Compiled == uncompiled is the shared kit's, analyser.testing, for every game.)"""
 import json
 from pathlib import Path
 

@@ -1,6 +1,6 @@
 """Swap decisions ignore what a seat cannot see.
 
-The shared kit (tests/kit/) checks decisions from the first play on; the swap
+The shared kit (analyser.testing) checks decisions from the first play on; the swap
 runs inside the deal. Here every seat's swap is replayed after re-dealing
 everything that seat cannot see (the other hands, every face-down card, the
 draw pile): its final hand and face-up cards must not change. A policy that

@@ -1,6 +1,6 @@
 """Hidden information: the kit's check has teeth for Spite & Malice.
 
-The shared kit (tests/kit) re-deals what a deciding seat cannot see (the other
+The shared kit (analyser.testing) re-deals what a deciding seat cannot see (the other
 hand, the stock's order, the face-down payoff cards) and asks for
 byte-identical policy arguments. Here a deliberately leaky position hands the
 policy the opponent's hand in its memory slots (as an engine bug copying the
@@ -15,7 +15,7 @@ from analyser.games.spite_and_malice.constants import ACTION, DST_SIDE, LEGAL_SI
 from analyser.games.spite_and_malice.kit import SpiteKit, SpitePosition
 from analyser.games.spite_and_malice.policies import choose_nb
 from analyser.games.spite_and_malice.state import POLICY_SIG
-from tests.kit import checks
+from analyser.testing import checks
 
 RULES = {"payoff_size": 5, "target": 8}
 

@@ -13,8 +13,8 @@ import analyser
 from analyser.engine.registry import get_game
 from analyser.games.spite_and_malice.catalog import POLICIES
 from analyser.games.spite_and_malice.constants import ACTION, LEGAL_SIZE
+from analyser.testing.checks import entry, same_records
 from tests.games.spite_and_malice.positions import Table, action
-from tests.kit.checks import entry, same_records
 
 SPECS = {s.name: s for s in POLICIES}
 

@@ -19,8 +19,8 @@ from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import begin_match_nb
 from analyser.games.spite_and_malice.state import new_state_nb
 from analyser.kernels.rng import below_nb, shuffle_from_nb, stream_seed_nb
+from analyser.testing.checks import entry
 from tests.games.spite_and_malice.positions import STREAMS, Table, action, cards, engine_legal, settings_row
-from tests.kit.checks import entry
 
 RUN = "A 2 3 4 5 6 7 8 9 10 J"      # a build pile showing J: the next card completes it
 
