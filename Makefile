@@ -36,13 +36,19 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -q
 
+# ruff over the code, the tests, the scripts and the notebooks; import-linter's contracts
+# (pyproject.toml: layers, one game never importing another, no cycles); no private name
+# imported from another module.
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check analyser tests benchmarks
+	$(BIN)/ruff check analyser tests benchmarks examples notebooks .ci
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python .ci/private_imports.py
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py palace
 	$(BIN)/python benchmarks/bench.py enemy_anemone
 	$(BIN)/python benchmarks/bench.py olenon
+	$(BIN)/python benchmarks/bench.py spite_and_malice
 
 # Every statistical claim checked over 100 seeds (about 10 minutes on two cores): benchmarks/RESULTS.md.
 calibrate: $(VENV)/.installed

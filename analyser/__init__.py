@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import sys
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 from analyser.kernels.paths import CACHE_DIR
-
-__version__ = "0.1.0"
+from analyser.version import __version__
 
 
 def simulate(*args, **kwargs):
@@ -89,8 +88,8 @@ def load(path):
 
 
 def register_game(spec, replace: bool = False):
-    """Add a game (a GameSpec) to the registry; see :func:`analyser.engine.registry.register_game`."""
-    from analyser.engine.registry import register_game as _register
+    """Add a game (a GameSpec) to the registry; see :func:`analyser.games.registry.register_game`."""
+    from analyser.games.registry import register_game as _register
 
     return _register(spec, replace)
 

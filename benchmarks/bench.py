@@ -87,7 +87,8 @@ def main():
     ap.add_argument("game", choices=sorted(MIXES))
     ap.add_argument("--count", "--deals", type=int, default=400_000)
     args = ap.parse_args()
-    from analyser.engine.registry import get_game, plural
+    from analyser.games.registry import get_game
+    from analyser.io.numbers import plural
 
     unit_one = get_game(args.game).unit
     unit = plural(unit_one)

@@ -35,7 +35,7 @@ import numpy as np
 
 import analyser
 from analyser.analyses.compare import compare
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.stats.intervals import Z95
 
 TRUTH_SEED = 10**6

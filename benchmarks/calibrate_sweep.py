@@ -27,10 +27,10 @@ import time
 from numba import njit
 
 from analyser.analyses.sweep import sweep
-from analyser.engine.policies import ParamSpec, PolicySpec
 from analyser.games.palace.constants import PHASE
 from analyser.games.palace.policies import swap_nb
 from analyser.games.palace.state import POLICY_SIG
+from analyser.games.policy_specs import ParamSpec, PolicySpec
 from analyser.kernels.rng import below_nb
 from analyser.stats.intervals import wilson
 

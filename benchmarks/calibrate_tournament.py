@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from analyser.analyses.tournament import tournament
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.stats.intervals import Z95
 from analyser.stats.nash import antisymmetric, solve
 

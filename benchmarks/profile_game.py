@@ -31,7 +31,7 @@ import importlib  # noqa: E402
 
 from analyser.engine.config import RunConfig  # noqa: E402
 from analyser.engine.pipeline import ChunkRunner, set_threads  # noqa: E402
-from analyser.engine.registry import get_game  # noqa: E402
+from analyser.games.registry import get_game  # noqa: E402
 
 MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),
          "enemy_anemone": ("timing", "greedy", "lowball", "timing"),

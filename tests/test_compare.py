@@ -6,8 +6,8 @@ import pytest
 
 import analyser
 from analyser.analyses.compare import arrangements, compare, load_compare
-from analyser.engine.errors import UserError
 from analyser.engine.stopping import next_batch
+from analyser.errors import UserError
 
 
 def win_row(result):

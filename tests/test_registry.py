@@ -3,8 +3,8 @@ from dataclasses import replace
 
 import pytest
 
-from analyser.engine.errors import UserError
-from analyser.engine.registry import SettingSpec, get_game
+from analyser.errors import UserError
+from analyser.games.registry import SettingSpec, get_game
 
 LEADER = SettingSpec("next_leader", 0, "who leads the next trick", kind="choice", options=("winner", "lowest"))
 

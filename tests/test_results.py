@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import analyser
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.io.results_file import RecordWriter
 
 MIX = ["saver", "lowest", "pickup", "saver"]

@@ -14,8 +14,8 @@ from analyser.analyses.seatings import neighbour_orders, table_seatings
 from analyser.analyses.tournament import load_tournament, tournament
 from analyser.cli.common import Command, Group
 from analyser.cli.tournament import tournament as tournament_command
-from analyser.engine.errors import UserError
-from analyser.engine.registry import get_game
+from analyser.errors import UserError
+from analyser.games.registry import get_game
 
 THREE = ["random", "saver", "pickup"]
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import analyser
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -75,7 +75,7 @@ def test_policy_function_with_the_wrong_number_of_arguments():
 
 
 def test_a_single_policy_spec_not_in_a_list():
-    from analyser.engine.registry import get_game
+    from analyser.games.registry import get_game
 
     saver = get_game("palace").policy_map["saver"]
     result = analyser.simulate("palace", policies=saver, deals=20, players=2)
@@ -91,7 +91,7 @@ def test_out_a_directory(tmp_path):
 def test_out_dev_stdout_in_a_subprocess():
     # Only with stdout a pipe: in-process, pytest's fd 1 can be a regular file.
     code = ("import analyser\n"
-            "from analyser.engine.errors import UserError\n"
+            "from analyser.errors import UserError\n"
             "try:\n"
             "    analyser.simulate('palace', deals=10, out='/dev/stdout')\n"
             "except UserError as err:\n"

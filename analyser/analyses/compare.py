@@ -55,11 +55,8 @@ import pandas as pd
 
 from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
-from analyser.engine.errors import UserError
 from analyser.engine.pipeline import Gather, Plan, check_chunk_size, execute, first_unit, run_meta
-from analyser.engine.policies import same_policy
 from analyser.engine.progress import in_notebook
-from analyser.engine.registry import plural
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
@@ -70,8 +67,10 @@ from analyser.engine.stopping import (
     one_count,
     stop_text,
 )
+from analyser.errors import UserError
+from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import jsonable_tree, rows
-from analyser.io.numbers import num, p_text, points
+from analyser.io.numbers import num, p_text, plural, points
 from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.intervals import Z95
 from analyser.stats.paired import (

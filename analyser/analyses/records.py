@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.engine.errors import UserError
-from analyser.engine.registry import GameSpec, get_game, lazy, plural
+from analyser.errors import UserError
+from analyser.games.registry import GameSpec, get_game, lazy
 from analyser.io.jsonable import jsonable, rows
+from analyser.io.numbers import plural
 from analyser.io.results_file import frame_records, read_results, records_frame
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, permutations
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 from analyser.kernels.rng import MAX_POLICY_STREAMS
 
 MAX_ALL_TABLES = 20

@@ -23,7 +23,6 @@ from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
 from analyser.engine.config import MAX_INDEX, RunConfig, whole_number
-from analyser.engine.errors import UserError
 from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.stopping import (
@@ -35,6 +34,7 @@ from analyser.engine.stopping import (
     one_count,
     stop_text,
 )
+from analyser.errors import UserError
 from analyser.stats.intervals import stop_half_width
 from analyser.stats.tally import Tally
 

@@ -87,14 +87,14 @@ import pandas as pd
 
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.errors import UserError, choices
 from analyser.engine.pipeline import Gather, LocalExecutor, Plan, check_chunk_size, execute, first_unit
-from analyser.engine.policies import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
 from analyser.engine.progress import in_notebook
-from analyser.engine.registry import get_game, plural
 from analyser.engine.stopping import batch_plan, one_count
+from analyser.errors import UserError, choices
+from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
+from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable, rows
-from analyser.io.numbers import general, hundred, p_short, percent
+from analyser.io.numbers import general, hundred, p_short, percent, plural
 from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 from analyser.stats.multiple import holm, mean_p

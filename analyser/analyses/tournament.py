@@ -89,11 +89,8 @@ from analyser.analyses.seatings import (
 )
 from analyser.engine import pipeline
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
-from analyser.engine.errors import UserError
 from analyser.engine.pipeline import Gather, check_chunk_size, execute, first_unit, run_meta
-from analyser.engine.policies import same_policy
 from analyser.engine.progress import in_notebook
-from analyser.engine.registry import plural
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
@@ -103,7 +100,10 @@ from analyser.engine.stopping import (
     one_count,
     stop_text,
 )
+from analyser.errors import UserError
+from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import rows
+from analyser.io.numbers import plural
 from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, widest_stop_half_width
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table

@@ -5,8 +5,8 @@ import json
 from dataclasses import dataclass
 
 from analyser.engine.config import RunConfig, whole_number
-from analyser.engine.errors import UserError
 from analyser.engine.pipeline import ChunkRunner
+from analyser.errors import UserError
 
 
 @dataclass

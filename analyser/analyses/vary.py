@@ -30,13 +30,12 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
-from analyser.engine.errors import UserError, choices
 from analyser.engine.pipeline import Gather, Plan, check_chunk_size, execute, first_unit
 from analyser.engine.progress import in_notebook
-from analyser.engine.registry import plural
 from analyser.engine.stopping import batch_plan, one_count
+from analyser.errors import UserError, choices
 from analyser.io.jsonable import jsonable, rows
-from analyser.io.numbers import hundred
+from analyser.io.numbers import hundred, plural
 from analyser.io.results_file import check_target, read_results, write_frame
 from analyser.stats.effects import EffectTally, effect_table, outcome_groups
 

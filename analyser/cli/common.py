@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from analyser.engine.errors import Interrupted, UserError
+from analyser.errors import Interrupted, UserError
 
 # Metavars: say what to type, not Python types (`<list[str]>`, `<int>`).
 N = "N"
@@ -69,7 +69,7 @@ def one_line(err) -> str:
 
 def game_defaults(attr: str) -> str:
     """``palace: saver`` for every registered game's ``attr``; loads the games' specs (numpy, never numba)."""
-    from analyser.engine.registry import game_names, get_game
+    from analyser.games.registry import game_names, get_game
 
     parts = []
     for name in game_names():
@@ -124,14 +124,14 @@ class Group(TyperGroup):
 
 def complete_game(incomplete: str) -> list[str]:
     """Shell completion of a game name (no game is loaded)."""
-    from analyser.engine.registry import game_names
+    from analyser.games.registry import game_names
 
     return [n for n in game_names() if n.startswith(incomplete)]
 
 
 def _game_on_line(ctx):
     """The game named earlier on the command line being completed (None if none yet)."""
-    from analyser.engine.registry import game_names, get_game
+    from analyser.games.registry import game_names, get_game
 
     names = game_names()
     # after a dangling option (`--policy` being completed) the game is left among ctx.args

@@ -59,7 +59,7 @@ def compare(
     where A sits alone and where B does disagree (the answer depends on the table).
     """
     from analyser.analyses.compare import compare as run_compare
-    from analyser.engine.registry import parse_rule_args
+    from analyser.games.registry import parse_rule_args
 
     plot = output.checked_plot_path(plot)
     count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
@@ -94,7 +94,8 @@ def print_compare_tables(result, console=None):
 
     from analyser.analyses.compare import SAME, heterogeneity_text
     from analyser.cli.tables import whole_numbers
-    from analyser.engine.registry import get_game, plural
+    from analyser.games.registry import get_game
+    from analyser.io.numbers import plural
 
     console = console or Console()
     m = result.meta

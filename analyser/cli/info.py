@@ -19,7 +19,8 @@ def games():
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.engine.registry import game_names, get_game, plural
+    from analyser.games.registry import game_names, get_game
+    from analyser.io.numbers import plural
 
     console = Console()
     for name in game_names():
@@ -56,7 +57,7 @@ def policies(game: Annotated[str, typer.Argument(metavar=common.GAME, help="Game
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.engine.registry import get_game
+    from analyser.games.registry import get_game
 
     spec = get_game(game)
     table = Table(title=f"{spec.title}: policies (--policy NAME:PARAM=VALUE,...; "

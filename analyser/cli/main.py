@@ -39,7 +39,7 @@ def package_version() -> str:
     try:
         return version("analyser")
     except PackageNotFoundError:
-        from analyser import __version__
+        from analyser.version import __version__
 
         return __version__
 

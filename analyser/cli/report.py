@@ -65,11 +65,11 @@ def report(
     reports/GAME.md, reports/GAME.json and reports/GAME/*.png, then prints the
     verdicts. `analyser report palace` takes about 12 seconds on two cores (warm).
     """
-    from analyser.analyses.report.builder import check_out, default_path
     from analyser.analyses.report.builder import report as build
+    from analyser.analyses.report.writer import check_out, default_path
 
     count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    from analyser.engine.registry import get_game, parse_rule_args
+    from analyser.games.registry import get_game, parse_rule_args
 
     get_game(game)                                  # an unknown game first, before the file is named after it
     target = check_out(out if out is not None else default_path(game))
@@ -112,8 +112,8 @@ def _command(game, policy, players, count, tournament_deals, seed, rule, section
 def _print(result) -> None:
     from rich.console import Console
 
-    from analyser.analyses.report.builder import TITLES
     from analyser.analyses.report.template import tests_line
+    from analyser.analyses.report.titles import TITLES
 
     console = Console()
     m = result.meta

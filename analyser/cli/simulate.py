@@ -65,9 +65,7 @@ def simulate(
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = common.Format.table,
     plot: output.PlotOpt = None,
-    no_progress: Annotated[bool, typer.Option("--no-progress", show_default=False,
-                                              help="Show no progress bar (it goes to stderr).")] = False,
-    progress: Annotated[bool, typer.Option("--progress", hidden=True)] = False,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Play games (Palace) or matches and print a summary.
 
@@ -76,8 +74,8 @@ def simulate(
     Per run: game length, events, aborted games and speed.
     """
     from analyser.analyses.simulate import simulate as run_simulation
-    from analyser.engine.errors import UserError
-    from analyser.engine.registry import parse_rule_args
+    from analyser.errors import UserError
+    from analyser.games.registry import parse_rule_args
 
     if rerun and precision is None:
         raise UserError("--rerun repeats a --precision run at the count it reached: give --precision H too")
@@ -105,7 +103,7 @@ def show(
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
     with --out."""
     from analyser.analyses.records import load
-    from analyser.engine.registry import lazy
+    from analyser.games.registry import lazy
 
     result = load(file)
     kind = result.meta.get("kind")

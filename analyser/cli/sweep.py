@@ -64,7 +64,7 @@ def sweep(
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """
     from analyser.analyses.sweep import sweep as run_sweep
-    from analyser.engine.registry import parse_rule_args
+    from analyser.games.registry import parse_rule_args
 
     count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = output.checked_plot_path(plot)
@@ -114,7 +114,8 @@ def print_sweep_table(result, console=None):
         others_text,
         recheck_text,
     )
-    from analyser.engine.registry import get_game, plural
+    from analyser.games.registry import get_game
+    from analyser.io.numbers import plural
 
     console = console or Console()
     m, t = result.meta, result.table

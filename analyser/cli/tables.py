@@ -7,8 +7,7 @@ import math
 from rich.console import Console
 from rich.table import Table
 
-from analyser.engine.registry import plural
-from analyser.io.numbers import num, percent
+from analyser.io.numbers import num, percent, plural
 from analyser.stats.summary import pooling
 
 

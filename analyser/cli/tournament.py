@@ -88,7 +88,7 @@ def tournament(
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
     """
     from analyser.analyses.tournament import tournament as run_tournament
-    from analyser.engine.registry import parse_rule_args
+    from analyser.games.registry import parse_rule_args
 
     count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = output.checked_plot_path(plot)
@@ -120,7 +120,8 @@ def print_tournament_tables(result, console=None):
     from rich.table import Table
 
     from analyser.cli.tables import whole_numbers
-    from analyser.engine.registry import get_game, plural
+    from analyser.games.registry import get_game
+    from analyser.io.numbers import plural
 
     console = console or Console()
     m = result.meta

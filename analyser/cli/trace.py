@@ -46,7 +46,7 @@ def trace(
     It is exactly the game or match that `simulate` played with that index and seed."""
     from analyser.analyses.trace import trace as run_trace
     from analyser.engine.config import MAX_INDEX, whole_number
-    from analyser.engine.registry import get_game, parse_rule_args
+    from analyser.games.registry import get_game, parse_rule_args
 
     deal = common.one_of({"--deal": deal, "--unit": unit}, 0)
     spec = get_game(game)

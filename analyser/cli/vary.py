@@ -52,7 +52,7 @@ def vary(
     plot = output.checked_plot_path(plot)
     name, eq, values = setting.partition("=")
     count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    from analyser.engine.registry import parse_rule_args
+    from analyser.games.registry import parse_rule_args
 
     result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=count,
                       seed=seed, rules=parse_rule_args(rule), threads=threads, unit=unit, out=out,
@@ -69,7 +69,7 @@ def print_vary_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.engine.registry import plural
+    from analyser.io.numbers import plural
 
     console = console or Console()
     m = result.meta

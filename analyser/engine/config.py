@@ -5,9 +5,10 @@ import numbers
 import platform
 from dataclasses import dataclass
 
-from analyser.engine.errors import UserError
-from analyser.engine.policies import SeatPolicy, as_seat_policy
-from analyser.engine.registry import GameSpec, get_game, plural
+from analyser.errors import UserError
+from analyser.games.policy_specs import SeatPolicy, as_seat_policy
+from analyser.games.registry import GameSpec, get_game
+from analyser.io.numbers import plural
 from analyser.kernels.rng import MAX_POLICY_STREAMS
 
 DEFAULT_CHUNK = 1 << 16
@@ -58,7 +59,7 @@ class RunConfig:
         import numba
         import numpy
 
-        from analyser import __version__
+        from analyser.version import __version__
 
         return {
             "game": self.game.name,

@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.errors import Interrupted, UserError
 from analyser.engine.progress import preparing, progress_bar
-from analyser.engine.registry import plural
 from analyser.engine.stopping import FIXED
+from analyser.errors import Interrupted, UserError
+from analyser.io.numbers import plural
 
 
 def chunks(first: int, count: int, size: int):

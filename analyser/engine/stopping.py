@@ -20,9 +20,9 @@ import numbers
 from collections.abc import Callable
 
 from analyser.engine.config import whole_number
-from analyser.engine.errors import UserError
-from analyser.engine.registry import plural
+from analyser.errors import UserError
 from analyser.io.jsonable import jsonable
+from analyser.io.numbers import plural
 from analyser.stats.intervals import MIN_STOP_UNITS
 
 DEFAULT_COUNT = 10_000

@@ -1,4 +1,4 @@
-"""One package per game; each registers a GameSpec in analyser.engine.registry.
+"""One package per game; each registers a GameSpec in analyser.games.registry.
 
 What a game writes (``analyser/games/<game>/``, as the four built-in games do):
 

@@ -8,6 +8,11 @@ from __future__ import annotations
 import math
 
 
+def plural(unit: str) -> str:
+    """``games``, ``matches``, ``hands``: the units a count counts."""
+    return unit + ("es" if unit.endswith("ch") else "s")
+
+
 def missing(x) -> bool:
     return x is None or not math.isfinite(x)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 from analyser.io.jsonable import dumps
 
 META_KEY = b"analyser"

@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 
 INTERVAL = "95% intervals"
 ACCENT, MUTED, FAIR = "#1f5fa8", "#9bb7d9", "#c0392b"
@@ -112,7 +112,7 @@ def pct(x: float, digits: int = 1) -> str:
 
 def game_spec(meta: dict):
     """The run's GameSpec (None when the game is not registered here)."""
-    from analyser.engine.registry import get_game
+    from analyser.games.registry import get_game
 
     try:
         return get_game(meta["game"]).for_unit(meta.get("unit"))
@@ -136,7 +136,7 @@ def fair_share(meta: dict, game=None) -> float | None:
 
 def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
     """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
-    from analyser.engine.registry import plural
+    from analyser.io.numbers import plural
 
     game = game or game_spec(meta)
     parts = [game_title(meta, game)]
@@ -169,7 +169,7 @@ def _result_caption(fig, result) -> None:
 
 # ---------------------------------------------------------------- a simulate result
 
-def _interval_points(ax, frame: pd.DataFrame, labels: list[str], fair: float | None, title: str) -> None:
+def interval_points(ax, frame: pd.DataFrame, labels: list[str], fair: float | None, title: str) -> None:
     """Win share points with 95% interval bars, the fair share dashed."""
     mean = frame["win_rate"].to_numpy(float)
     err = np.abs(np.vstack([mean - frame["win_ci_low"].to_numpy(float), frame["win_ci_high"].to_numpy(float) - mean]))
@@ -189,10 +189,10 @@ def _interval_points(ax, frame: pd.DataFrame, labels: list[str], fair: float | N
 def _win_panels(result, ax_seat, ax_policy) -> None:
     fair = fair_share(result.meta, result.game)
     seats = result.summary
-    _interval_points(ax_seat, seats, [f"seat {s}\n({p})" for s, p in zip(seats["seat"], seats["policy"], strict=True)],
+    interval_points(ax_seat, seats, [f"seat {s}\n({p})" for s, p in zip(seats["seat"], seats["policy"], strict=True)],
                      fair, "per seat")
     pol = result.by_policy
-    _interval_points(ax_policy, pol, [f"{p}\n(seats {s})" for p, s in zip(pol["policy"], pol["seats"], strict=True)],
+    interval_points(ax_policy, pol, [f"{p}\n(seats {s})" for p, s in zip(pol["policy"], pol["seats"], strict=True)],
                      fair, "per policy (its seats pooled)")
     ax_seat.set_ylabel("win share")
     ax_policy.legend(fontsize=8, loc="best")
@@ -200,7 +200,7 @@ def _win_panels(result, ax_seat, ax_policy) -> None:
 
 def _length_panel(result, ax) -> None:
     """Distribution of the completed units' length, mean and 95th percentile marked."""
-    from analyser.engine.registry import plural
+    from analyser.io.numbers import plural
 
     game, hist = result.game, np.asarray(result.tally.length_hist, float)
     units = plural(game.unit)

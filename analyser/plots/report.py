@@ -12,13 +12,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
+from analyser.games.registry import length_text
 from analyser.plots.figures import (
     ACCENT,
     FAIR,
     MUTED,
-    _interval_points,
     caption,
     head_to_head,
+    interval_points,
     new_figure,
     set_ticks,
 )
@@ -47,7 +48,7 @@ def seats_figure(report):
                                                  "win_ci_high": fm["first_mover_win_ci_high"]}])], ignore_index=True)
         labels.append("first mover\n(any seat)")
     fig, ax = new_figure(max(6.0, 1.4 * len(labels) + 2), 4.2)
-    _interval_points(ax, frame, labels, part["fair_share"], f"per {part['what']}, and whoever moved first")
+    interval_points(ax, frame, labels, part["fair_share"], f"per {part['what']}, and whoever moved first")
     ax.set_ylabel("win share")
     ax.legend(fontsize=8, loc="best")
     test = part["test"]
@@ -109,7 +110,7 @@ def rules_figure(report):
     fig, (a, b) = new_figure(11, 1.6 + 0.55 * len(rows), ncols=2, sharey=True)
     y = np.arange(len(rows))
     for ax, col, title, points in ((a, "first_mover_change", "first mover's win share (points)", True),
-                                   (b, "length_change", f"mean length ({_length(report)})", False)):
+                                   (b, "length_change", f"mean length ({length_text(report.meta['game'])})", False)):
         v = rows[col].to_numpy(float)
         err = np.abs(np.vstack([v - rows[f"{col}_ci_low"].to_numpy(float), rows[f"{col}_ci_high"].to_numpy(float) - v]))
         if np.isfinite(v).any():
@@ -126,12 +127,6 @@ def rules_figure(report):
     fig.suptitle(f"{report.meta['title']}: what each rule setting does (paired on the same deals)")
     caption(fig, _caption_meta(report), extra=[report.meta["lineup_text"], "change from the report's own setting"])
     return fig
-
-
-def _length(report) -> str:
-    from analyser.analyses.report.template import _length as length
-
-    return length(report)
 
 
 def policies_figure(report):

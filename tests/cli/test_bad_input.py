@@ -145,7 +145,7 @@ def test_show_a_directory(tmp_path):
 
 def test_hand_of_a_match(tmp_path):
     """--hand K passes hand=K to the trace (needs a game with sub-units: the tests' toy game)."""
-    from analyser.engine.registry import game_names, get_game
+    from analyser.games.registry import game_names, get_game
 
     matches = [n for n in game_names() if get_game(n).sub_unit]
     if not matches:

@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 
 from analyser.cli.common import complete_unit
 from analyser.cli.main import app
-from analyser.engine import registry
-from analyser.engine.registry import SettingSpec, get_game
+from analyser.games import registry
+from analyser.games.registry import SettingSpec, get_game
 
 runner = CliRunner()
 

@@ -124,7 +124,7 @@ def test_every_format_and_no_pyplot(tmp_path):
 
 
 def test_bad_plot_path_is_a_user_error(tmp_path):
-    from analyser.engine.errors import UserError
+    from analyser.errors import UserError
 
     with pytest.raises(UserError, match=r"\.png, \.svg or \.pdf"):
         F.check_plot_path(tmp_path / "x.jpg")

@@ -10,9 +10,9 @@ from rich.console import Console
 
 import analyser
 from analyser.cli.tables import run_table
-from analyser.engine.registry import get_game
 from analyser.games.enemy_anemone.records import RECORD_DTYPE as ANEMONE_DTYPE
 from analyser.games.palace.records import RECORD_DTYPE as PALACE_DTYPE
+from analyser.games.registry import get_game
 from analyser.stats import balance
 from analyser.stats.summary import run_figures
 from analyser.stats.tally import OUTCOME_QUANTITIES, Tally, partitions

@@ -5,8 +5,8 @@ import pytest
 from scipy.stats import binomtest
 
 import analyser
-from analyser.engine.registry import get_game
 from analyser.games.palace.records import RECORD_DTYPE
+from analyser.games.registry import get_game
 from analyser.stats.intervals import mean_ci, wilson
 from analyser.stats.summary import policy_table, run_figures, seat_table
 from analyser.stats.tally import Tally

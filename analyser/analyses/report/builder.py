@@ -40,16 +40,17 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.analyses.report import sections as sec
+from analyser.analyses.report.titles import TITLES
+from analyser.analyses.report.writer import check_out
 from analyser.engine.config import RunConfig, whole_number
-from analyser.engine.errors import Interrupted, UserError, choices
-from analyser.engine.registry import plural
+from analyser.errors import Interrupted, UserError, choices
+from analyser.io.numbers import plural
 from analyser.stats.effects import outcome_groups
 from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
 TOURNAMENT_SHARE = 5           # the tournament plays deals // 5 per pair (each in every arrangement)
 SECTIONS = ("seats", "players", "rules", "policies")
-TITLES = {"seats": "Seats", "players": "Player counts", "rules": "Rule settings", "policies": "Policies"}
 
 
 @dataclass(eq=False)
@@ -136,7 +137,7 @@ class BalanceReport:
     def save(self, path: str | Path = None) -> Path:
         """Write ``path`` (Markdown; default ``reports/<game>.md``), ``<stem>.json`` and the figures in
         ``<stem>/``, all at once: nothing is replaced until everything is ready."""
-        from analyser.analyses.report.writer import write_report
+        from analyser.analyses.report.writer import default_path, write_report
 
         return write_report(self, Path(path) if path is not None else default_path(self.meta["game"]))
 
@@ -156,26 +157,6 @@ class BalanceReport:
         lines.append("  .verdicts .seats .seat_test .first_mover .player_counts .rules .ratings .head_to_head "
                      ".markdown() .figures() .save(path)")
         return "\n".join(lines)
-
-
-def default_path(game: str) -> Path:
-    return Path("reports") / f"{game}.md"
-
-
-def check_out(path) -> Path:
-    """The Markdown file to write, checked before any run."""
-    from analyser.io.results_file import check_target
-
-    path = Path(path)
-    if path.suffix.lower() != ".md":
-        raise UserError(f"a report is Markdown: name a .md file, not {path}")
-    check_target(path)
-    for other in (path.with_suffix(".json"), path.with_suffix("")):
-        if other.is_symlink() or (other == path.with_suffix(".json") and other.is_dir()) or \
-                (other == path.with_suffix("") and other.exists() and not other.is_dir()):
-            raise UserError(f"cannot write the report beside {other}: it is in the way (a link, or a file where "
-                            f"the figures' folder goes)")
-    return path
 
 
 def _sections(value) -> tuple[str, ...]:

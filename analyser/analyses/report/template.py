@@ -13,8 +13,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyser.engine.errors import UserError
-from analyser.engine.registry import get_game, plural
+from analyser.analyses.report.titles import TITLES
+from analyser.games.registry import length_text
+from analyser.io.numbers import plural
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
              "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
@@ -171,8 +172,6 @@ def _head(report) -> list[str]:
 def render_markdown(report, figures: dict[str, str]) -> str:
     m = report.meta
     out = _head(report) + ["", "## Verdicts", ""]
-    from analyser.analyses.report.builder import TITLES
-
     for key, text in report.verdicts.items():
         out.append(f"- **{TITLES[key]}:** {text}")
     out.append(f"- **Tests:** {tests_line(m)}")
@@ -272,7 +271,7 @@ def _rules_text(report, figures) -> list[str]:
              f"**Verdict.** {report.verdicts['rules']}", "", md_table(headers, rows, set(range(2, 15))), "",
              f"Changes are from the first value, paired by deal. \"{what.capitalize()} moved most\": the {what} "
              f"whose win share changed most (vary's paired change). adj. p: Benjamini-Hochberg over the report's "
-             f"tests. Length counts {_length(report)}."]
+             f"tests. Length counts {length_text(report.meta['game'])}."]
     lines += _figure(figures, "rules", "effect of each rule setting on the first mover and on length")
     groups = part["groups"]
     if not groups.empty:
@@ -285,15 +284,6 @@ def _rules_text(report, figures) -> list[str]:
                   md_table(["setting", "value", what, "policy", "win share", "95% interval", "change (points)",
                             "95% interval", "adj. p"], rows, {4, 5, 6, 7, 8}), "", "</details>"]
     return lines
-
-
-def _length(report) -> str:
-    """What a unit's length counts, or a plain name for a game no longer registered."""
-    try:
-        spec = get_game(report.meta["game"])
-    except UserError:
-        return "the game's steps"
-    return f"{spec.length} per {spec.unit}"
 
 
 def _policies_text(report, figures) -> list[str]:
@@ -350,8 +340,6 @@ SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_
 # ---------------------------------------------------------------------- HTML (notebooks)
 
 def render_html(report) -> str:
-    from analyser.analyses.report.builder import TITLES
-
     m = report.meta
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     parts = [f"<h3>Balance report: {html.escape(m['title'])}</h3>",

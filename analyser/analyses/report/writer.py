@@ -18,7 +18,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
+from analyser.io.results_file import check_target
 
 
 @contextlib.contextmanager
@@ -34,10 +35,26 @@ def _no_interrupt():
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+def default_path(game: str) -> Path:
+    return Path("reports") / f"{game}.md"
+
+
+def check_out(path) -> Path:
+    """The Markdown file to write, checked before any run."""
+    path = Path(path)
+    if path.suffix.lower() != ".md":
+        raise UserError(f"a report is Markdown: name a .md file, not {path}")
+    check_target(path)
+    for other in (path.with_suffix(".json"), path.with_suffix("")):
+        if other.is_symlink() or (other == path.with_suffix(".json") and other.is_dir()) or \
+                (other == path.with_suffix("") and other.exists() and not other.is_dir()):
+            raise UserError(f"cannot write the report beside {other}: it is in the way (a link, or a file where "
+                            f"the figures' folder goes)")
+    return path
+
+
 def write_report(report, path: Path) -> Path:
     """Write the Markdown at ``path``, the JSON and the figures beside it (see the module docstring)."""
-    from analyser.analyses.report.builder import check_out
-
     path = check_out(path)
     folder = path.parent
     figures_dir = path.with_suffix("")

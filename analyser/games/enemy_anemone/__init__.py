@@ -4,10 +4,10 @@ A unit is a match of ``hands`` hands (default 4); ``--unit hand`` plays single
 hands. This module declares the game without importing numba: the engine, the
 policies and the trace load only when a run needs them.
 """
-from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.enemy_anemone.catalog import POLICIES
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
+from analyser.games.registry import Column, GameSpec, SettingSpec, lazy
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
     SettingSpec("spent_tokens", 0, "where tokens attached to a card go: back to the supply +1 side up, or out "

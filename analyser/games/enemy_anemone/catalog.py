@@ -4,7 +4,7 @@ them, so listing policies never imports numba. The defaults are reasoned, not
 tuned: min_points=3 keeps tokens for tricks worth more than a lone pair of
 plain cards; late_tricks=1 spends what is left on the match's last trick,
 where tokens only break ties."""
-from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.games.policy_specs import ParamSpec, PolicySpec
 
 _FNS = "analyser.games.enemy_anemone.policies:"
 

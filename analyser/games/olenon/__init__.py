@@ -7,10 +7,10 @@ needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.olenon.catalog import POLICIES
 from analyser.games.olenon.constants import MAX_ROUNDS_TO_WIN, PLAYERS
 from analyser.games.olenon.records import RECORD_DTYPE
+from analyser.games.registry import Column, GameSpec, SettingSpec, lazy
 
 SETTINGS = (   # the order of the settings row (constants.SETTING)
     SettingSpec("round_starter", 0, "who starts each later round: the player after the last round's starter, "

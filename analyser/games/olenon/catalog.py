@@ -8,7 +8,7 @@ matches; no limit: 52%), so tempo's limits are off by default and its edge is
 keep_high (+3 points against leading like shed). partner's passing lost too
 (soon=2: 44%; soon=1: 48%; with talk=open 48%): a pass takes a card back into
 the passer's hand. Its default, soon=1, passes only for a partner about to go out."""
-from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.games.policy_specs import ParamSpec, PolicySpec
 
 _FNS = "analyser.games.olenon.policies:"
 

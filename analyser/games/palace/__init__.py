@@ -5,10 +5,10 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.palace.catalog import POLICIES
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.records import RECORD_DTYPE
+from analyser.games.registry import Column, GameSpec, SettingSpec, lazy
 
 SETTINGS = (
     SettingSpec("short_game", 0, "deal 3 face-down, 3 face-up, 3 in hand at any player count; 16-card draw pile"),

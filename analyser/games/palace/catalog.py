@@ -1,7 +1,7 @@
 """The built-in Palace policies as users choose them: names, parameters, what
 they do. The functions themselves (policies.py) load only when a run needs
 them, so listing policies never imports numba."""
-from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.games.policy_specs import ParamSpec, PolicySpec
 
 _FNS = "analyser.games.palace.policies:"
 # pickup's max_voluntary: 20 ends the loops of four pickup seats (at 4 players,

@@ -9,7 +9,7 @@ policies and the trace load only when a run needs them.
 """
 import numpy as np
 
-from analyser.engine.registry import Column, GameSpec, SettingSpec, lazy
+from analyser.games.registry import Column, GameSpec, SettingSpec, lazy
 from analyser.games.spite_and_malice.catalog import POLICIES
 from analyser.games.spite_and_malice.constants import MAX_PAYOFF, PLAYERS, STOCK_OUT_NAMES
 from analyser.games.spite_and_malice.records import RECORD_DTYPE

@@ -11,7 +11,7 @@ rounds a match: cards kept back starve the build piles); the mirror match
 builder-builder is 50.0% and random wins no match. Every switch's best value is
 builder's, so patient with its defaults plays exactly as builder does: it
 exists to ask these questions (``analyser vary`` / ``compare`` over its params)."""
-from analyser.engine.policies import ParamSpec, PolicySpec
+from analyser.games.policy_specs import ParamSpec, PolicySpec
 
 _FNS = "analyser.games.spite_and_malice.policies:"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyser.engine.errors import UserError
+from analyser.errors import UserError
 from analyser.games.common import result_seats, run_trace
 from analyser.games.spite_and_malice.constants import (
     EVENT,

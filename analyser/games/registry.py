@@ -14,17 +14,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from analyser.engine.errors import UserError, choices
-from analyser.engine.policies import PolicySpec
+from analyser.errors import UserError, choices
+from analyser.games.policy_specs import PolicySpec
+from analyser.io.numbers import plural
 from analyser.kernels.outcome import ERROR, check_record_dtype
 
 _TRUE = {"1", "true", "on", "yes"}
 _FALSE = {"0", "false", "off", "no"}
-
-
-def plural(unit: str) -> str:
-    """``games``, ``matches``, ``hands``: the units a count counts."""
-    return unit + ("es" if unit.endswith("ch") else "s")
 
 
 @dataclass(frozen=True)
@@ -328,3 +324,12 @@ def parse_rule_args(items: list[str] | None) -> dict[str, str]:
             raise UserError(f"a rule is written NAME=VALUE, not '{item}'")
         out[key.strip()] = value.strip()
     return out
+
+
+def length_text(game: str) -> str:
+    """What a unit's length counts ("actions per game"), or a plain name for a game no longer registered."""
+    try:
+        spec = get_game(game)
+    except UserError:
+        return "the game's steps"
+    return f"{spec.length} per {spec.unit}"

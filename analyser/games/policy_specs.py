@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from analyser.engine.errors import UserError, choices
+from analyser.errors import UserError, choices
 
 MAX_PARAMS = 8
 

@@ -1,0 +1,2 @@
+"""The report's sections by the names ``--section`` takes, with their titles."""
+TITLES = {"seats": "Seats", "players": "Player counts", "rules": "Rule settings", "policies": "Policies"}
