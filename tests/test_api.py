@@ -16,24 +16,9 @@ from analyser.testing.checks import entry
 MIX = ["saver", "lowest", "pickup:max_pile=5", "random"]
 
 
-def test_same_numbers_for_any_threads_and_chunking():
-    a = analyser.simulate("palace", policies=MIX, deals=3000, seed=42, threads=1, chunk_size=3000)
-    b = analyser.simulate("palace", policies=MIX, deals=3000, seed=42, threads=2, chunk_size=257)
-    assert np.array_equal(a.records, b.records)
-    pd.testing.assert_frame_equal(a.summary, b.summary)
-
-
 def without_unit(rec):
     """The records without their unit index, which differs between any two units."""
     return rec[[name for name in rec.dtype.names if name != "unit"]]
-
-
-def test_a_run_split_into_pieces_is_the_whole_run():
-    whole = analyser.simulate("palace", policies=MIX, deals=400, seed=9)
-    tail = analyser.simulate("palace", policies=MIX, deals=150, seed=9, first_deal=250)
-    assert np.array_equal(whole.records[250:], tail.records)
-    assert not np.array_equal(without_unit(whole.records[:150]), without_unit(tail.records))
-    assert np.array_equal(without_unit(whole.records[250:]), without_unit(tail.records))
 
 
 def test_seed_changes_the_deals():

@@ -1,10 +1,18 @@
 """Formatting of the terminal tables."""
-from analyser.cli.tables import _small_pct
 
 
 def test_a_tiny_aborted_share_is_not_shown_as_zero():
-    assert _small_pct(38 / 1_000_000) == "0.0038%"       # 38 aborted in a million games
-    assert _small_pct(0.0) == "0.00%" and _small_pct(0.0078) == "0.78%"
+    """1 game in 20,000 aborted is 0.005%, not 0.00%; 2 are 0.01%, none 0.00%."""
+    from rich.console import Console
+
+    import analyser
+    from analyser.cli.tables import print_tables
+
+    for cap, shown in ((157, "1 (0.005% aborted)"), (155, "2 (0.01% aborted)"), (171, "0 (0.00% aborted)")):
+        console = Console(record=True, width=200)
+        print_tables(analyser.simulate("palace", players=2, policies=["lowest"], n=20_000, seed=1,
+                                       rules={"max_actions": cap}), console)
+        assert shown in console.export_text(), (cap, console.export_text())
 
 
 def test_a_pooled_share_constant_by_construction_shows_its_interval():

@@ -10,7 +10,6 @@ cards and tokens conserved, starters, the 2-player trick, reproducibility.
 """
 from collections import Counter
 
-import numba
 import numpy as np
 import pytest
 
@@ -566,7 +565,8 @@ def test_deck_composition_and_the_deal(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("spent_tokens", ["supply", "removed"])
-def test_cards_and_tokens_are_conserved_in_playouts(players, spent_tokens):
+def test_tokens_and_hand_scores_add_up_in_playouts(players, spent_tokens):
+    """(That every card is somewhere at every action is the kit's playouts check.)"""
     runner = entry(GAME, players, MIXES[:players], {"spent_tokens": spent_tokens})
     deck = Counter(next(KIT.play(1, 0, players, runner.settings, runner.fns, runner.params, runner.streams)).deck())
     spent_any = False
@@ -575,7 +575,6 @@ def test_cards_and_tokens_are_conserved_in_playouts(players, spent_tokens):
         pos = None
         for pos in KIT.play(7, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
             places = pos.locations()             # asserts the bookkeeping and nine tokens in all
-            assert Counter(c for v in places.values() for c in v) == deck
             pb, hd = pos.pub[0], pos.hid[0]
             if spent_tokens == "supply":
                 assert pb["removed"] == 0
@@ -643,22 +642,6 @@ def test_starters_first_from_the_match_stream_then_the_highest_total(players):
             order = [(prev + k) % players for k in range(players)]
             want = next(s for s in order if totals[s] == max(totals))
             assert starts[h + 1] == want
-
-
-def test_the_same_seed_plays_the_same_records_on_any_number_of_threads():
-    args = dict(players=4, policies=["timing", "random", "lowball", "greedy"], n=200, seed=9,
-                rules={"spent_tokens": "removed"})
-    one = analyser.simulate("enemy_anemone", threads=1, **args).records
-    again = analyser.simulate("enemy_anemone", threads=1, **args).records
-    two = analyser.simulate("enemy_anemone", threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=37,
-                            **args).records
-    assert same_records(one, again) and same_records(one, two)
-    other = analyser.simulate("enemy_anemone", threads=1, **{**args, "seed": 10}).records
-    assert not np.array_equal(one["score"], other["score"])
-    a = analyser.trace("enemy_anemone", seed=9, deal=3, **{k: args[k] for k in ("players", "policies", "rules")})
-    b = analyser.trace("enemy_anemone", seed=9, deal=3, **{k: args[k] for k in ("players", "policies", "rules")})
-    assert a.events == b.events
-    assert [int(x) for x in one["score"][3][:4]] == a.events[-1]["totals"]
 
 
 @pytest.mark.parametrize("players,per_hand", [(2, 32), (4, 40), (6, 48)])

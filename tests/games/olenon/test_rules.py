@@ -586,15 +586,14 @@ def test_the_legal_mask_is_the_rule_books_on_random_positions():
 
 
 @pytest.mark.parametrize("talk", ["none", "open"])
-def test_the_32_cards_are_conserved_in_random_playouts(talk):
+def test_random_playouts_set_four_cards_aside_and_end_every_match(talk):
+    """(That every card is somewhere at every action is the kit's playouts check.)"""
     runner = entry(GAME, 4, "random", {"talk": talk, "round_starter": "winner" if talk == "open" else "rotate"})
-    deck = Counter(int(c) for c in DECK)
     seen = Counter()
     for unit in range(100):
         pos = None
         for pos in KIT.play(7, unit, 4, runner.settings, runner.fns, runner.params, runner.streams):
             places = pos.locations()
-            assert Counter(c for cards in places.values() for c in cards) == deck
             assert len(places["set_aside"]) == 4 and sum(len(places[f"passed{s}"]) for s in range(4)) <= 3
             if talk == "none":
                 assert not pos.pub[0]["open"].any()

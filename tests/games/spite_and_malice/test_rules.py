@@ -408,19 +408,15 @@ def test_a_round_limit_ends_the_match_on_points(points, winner):
     ({"centre_piles": 4, "refill_empty_hand": "on", "stock_out": "at_once", "payoff_size": 12, "target": 20},
      ["random", "patient:save_kings=0"]),
 ])
-def test_whole_matches_conserve_the_104_cards_and_the_engines_legal_moves_are_the_rule_books(rules, policies):
-    """At every decision of whole matches: all 104 cards in one place each (the kit's
-    locations, which also check the bookkeeping), and the engine's legal_nb equal to
-    kit.legal_actions, an independent reading of the rule book."""
+def test_in_whole_matches_the_engines_legal_moves_are_the_rule_books(rules, policies):
+    """At every decision of whole matches the engine's legal_nb equals kit.legal_actions,
+    an independent reading of the rule book (the cards at every action are the kit's playouts check)."""
     game = get_game("spite_and_malice")
     kit = game.kit()
     runner = entry(game, 2, policies, rules)
-    deck = Counter(int(c) for c in DECK)
     decisions = 0
     for unit in range(2):
         for pos in kit.play(6, unit, 2, runner.settings, runner.fns, runner.params, runner.streams):
-            held = Counter(c for cs in pos.locations().values() for c in cs)
-            assert held == deck
             found = pos.decision()
             if found is None:
                 continue
