@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 
 
 def slots(events):
@@ -63,7 +63,7 @@ def test_hands_are_dealt_from_their_own_streams():
 def test_an_illegal_card_names_the_policy():
     from numba import njit
 
-    from analyser.engine.errors import UserError
+    from analyser.errors import UserError
 
     @njit
     def beyond(table, seat, legal, params):

@@ -24,8 +24,8 @@ from numpy.lib.recfunctions import repack_fields
 import analyser
 from analyser.engine.config import RunConfig
 from analyser.engine.pipeline import ChunkRunner
-from analyser.engine.policies import as_seat_policy
-from analyser.engine.registry import GameSpec
+from analyser.games.policy_specs import as_seat_policy
+from analyser.games.registry import GameSpec
 
 
 class SkipCheck(Exception):  # noqa: N818  (a skip, not an error)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyser.engine.registry import GameSpec, get_game
+from analyser.games.registry import GameSpec, get_game
 from analyser.testing.checks import SkipCheck, plan
 
 

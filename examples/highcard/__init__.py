@@ -11,8 +11,8 @@ under whatever name it is imported.
 """
 import numpy as np
 
-from analyser.engine.policies import ParamSpec, PolicySpec
-from analyser.engine.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
+from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
 
 from .rules import RECORD_DTYPE
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import analyser.testing
-from analyser.engine.registry import game_names, get_game
+from analyser.games.registry import game_names, get_game
 from analyser.testing import SkipCheck, check_game, checks
 
 GAMES = game_names()
