@@ -4,6 +4,9 @@ until the help is actually shown."""
 from __future__ import annotations
 
 import functools
+import inspect
+import typing
+from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated
 
@@ -198,3 +201,55 @@ def players_option(help: str):
 def deals_option(help: str):
     """``--deals/-n N``, the units to play (``CountAlias``, ``GamesAlias`` and ``MatchesAlias`` are its other names)."""
     return Annotated[int | None, typer.Option("--deals", "-n", metavar=N, show_default=False, help=help)]
+
+
+@dataclass(frozen=True)
+class RunArgs:
+    """The options of every command that plays units, read once (see :func:`plays_units`)."""
+    count: int | None          # --deals / -n, or one of its other names
+    unit: str | None
+    seed: int
+    rule: tuple[str, ...]      # as given (the report's command line repeats them)
+    threads: int | None
+    progress: bool
+
+    @property
+    def rules(self) -> dict:
+        from analyser.games.registry import parse_rule_args
+
+        return parse_rule_args(list(self.rule) or None)
+
+
+def plays_units(deals_help: str, unit: bool = True):
+    """Give a command the options every command that plays units has (the count and its other
+    names, ``--unit`` unless ``unit=False``, ``--seed``, ``--rule``, ``--threads``,
+    ``--no-progress``), declared here once, after the command's ``--players``; the command
+    receives them as ``run: RunArgs``."""
+    shared = [("count", deals_option(deals_help), None), ("count2", CountAlias, None),
+              ("games", GamesAlias, None), ("matches", MatchesAlias, None)]
+    shared += [("unit", UnitOpt, None)] if unit else []
+    shared += [("seed", SeedOpt, 0), ("rule", RuleOpt, None), ("threads", ThreadsOpt, None),
+               ("no_progress", NoProgressOpt, False)]
+
+    def decorate(fn):
+        hints = typing.get_type_hints(fn, include_extras=True)
+        own = [p.replace(annotation=hints[p.name]) for p in inspect.signature(fn).parameters.values()
+               if p.name != "run"]
+        extra = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind)
+                 for name, kind, default in shared]
+        at = next((i + 1 for i, p in enumerate(own) if p.name == "players"), len(own))
+        params = own[:at] + extra + own[at:]
+
+        @functools.wraps(fn)
+        def command(**kwargs):
+            count = one_of({"--deals": kwargs.pop("count"), "--count": kwargs.pop("count2"),
+                            "--games": kwargs.pop("games"), "--matches": kwargs.pop("matches")}, None)
+            run = RunArgs(count, kwargs.pop("unit", None), kwargs.pop("seed"), tuple(kwargs.pop("rule") or ()),
+                          kwargs.pop("threads"), not kwargs.pop("no_progress"))
+            return fn(**kwargs, run=run)
+
+        command.__signature__ = inspect.Signature(params)
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        return command
+
+    return decorate

@@ -18,37 +18,30 @@ PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + comm
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
-DealsOpt = common.deals_option(
+DEALS_HELP = (
     "Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
     "Default: 10,000; with --precision the first batch, default 1,000.")
 
 
 @common.user_errors
+@common.plays_units(DEALS_HELP)
 def compare(
     game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
-    count: DealsOpt = None,
-    count2: common.CountAlias = None,
-    games: common.GamesAlias = None,
-    matches: common.MatchesAlias = None,
-    unit: common.UnitOpt = None,
-    seed: common.SeedOpt = 0,
-    rule: common.RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals until the paired win share difference's Chow-Robbins half-width z*sqrt((s^2 + 1/n)/n) "
              "is at most H (0.005 = +-0.5 points), after at least 100 deals, or --max-deals is reached. "
              "Default: a fixed number of deals.")] = None,
     max_deals: common.MaxDealsOpt = 10_000_000,
-    threads: common.ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
     plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = common.Format.table,
-    no_progress: common.NoProgressOpt = False,
+    run: common.RunArgs = None,
 ):
     """Compare policy A with policy B on duplicate deals.
 
@@ -59,13 +52,11 @@ def compare(
     where A sits alone and where B does disagree (the answer depends on the table).
     """
     from analyser.analyses.compare import compare as run_compare
-    from analyser.games.registry import parse_rule_args
 
     plot = output.checked_plot_path(plot)
-    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    result = run_compare(game, policies=policy or [], players=players, deals=count, seed=seed,
-                         rules=parse_rule_args(rule), threads=threads, precision=precision, max_deals=max_deals,
-                         unit=unit, out=out, progress=not no_progress)
+    result = run_compare(game, policies=policy or [], players=players, deals=run.count, seed=run.seed,
+                         rules=run.rules, threads=run.threads, precision=precision, max_deals=max_deals,
+                         unit=run.unit, out=out, progress=run.progress)
     output.finish(result, print_compare, fmt, out, plot)
 
 

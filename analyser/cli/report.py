@@ -15,26 +15,21 @@ SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
-DealsOpt = common.deals_option(
+DEALS_HELP = (
     "Games (Palace) or matches per run: the seats run, each player count and each rule value "
     "(--count, --games and --matches are other names for it). Default: 50,000.")
 
 
 @common.user_errors
+@common.plays_units(DEALS_HELP, unit=False)
 def report(
     game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
-    count: DealsOpt = None,
-    count2: common.CountAlias = None,
-    games: common.GamesAlias = None,
-    matches: common.MatchesAlias = None,
     tournament_deals: Annotated[int | None, typer.Option(
         "--tournament-deals", metavar=common.N, show_default=False,
         help="Deals per pair of policies in the policies section, each played in every seat arrangement. "
              "Default: a fifth of --deals.")] = None,
-    seed: common.SeedOpt = 0,
-    rule: common.RuleOpt = None,
     section: Annotated[list[str] | None, typer.Option("--section", metavar="NAME", show_default=False,
                                                          help=SECTION_HELP)] = None,
     out: Annotated[Path | None, typer.Option(
@@ -42,8 +37,7 @@ def report(
         help="The Markdown file to write; NAME.json (every table, with the metadata) and the figures in NAME/ "
              "go beside it. An older report is replaced only when the new one is complete. "
              "Default: reports/GAME.md.")] = None,
-    threads: common.ThreadsOpt = None,
-    no_progress: common.NoProgressOpt = False,
+    run: common.RunArgs = None,
 ):
     """Balance report: is a seat, a player count, a rule setting or a policy
     unfair, and by how much?
@@ -67,22 +61,21 @@ def report(
     """
     from analyser.analyses.report.builder import report as build
     from analyser.analyses.report.writer import check_out, default_path
-
-    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    from analyser.games.registry import get_game, parse_rule_args
+    from analyser.games.registry import get_game
 
     get_game(game)                                  # an unknown game first, before the file is named after it
     target = check_out(out if out is not None else default_path(game))
-    progress = not no_progress
+    progress = run.progress
 
     def announce(line: str) -> None:
         if progress:
             typer.echo(f"report {game}: {line}", err=True)
 
-    result = build(game, policies=policy, players=players, deals=count, seed=seed, rules=parse_rule_args(rule),
-                   threads=threads, progress=progress, tournament_deals=tournament_deals, sections=section,
+    result = build(game, policies=policy, players=players, deals=run.count, seed=run.seed, rules=run.rules,
+                   threads=run.threads, progress=progress, tournament_deals=tournament_deals, sections=section,
                    announce=announce, out=target,
-                   command=_command(game, policy, players, count, tournament_deals, seed, rule, section, out))
+                   command=_command(game, policy, players, run.count, tournament_deals, run.seed, list(run.rule),
+                                    section, out))
     _print(result)
     typer.echo(f"wrote {target}, {target.with_suffix('.json')} and the figures in {target.with_suffix('')}/",
                err=True)

@@ -18,22 +18,17 @@ PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + commo
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
-DealsOpt = common.deals_option(
+DEALS_HELP = (
     "Deals per setting, the same deals for every setting (--count, --games and --matches are other "
     "names for it). Default: 10,000.")
 
 
 @common.user_errors
+@common.plays_units(DEALS_HELP)
 def sweep(
     game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
-    count: DealsOpt = None,
-    count2: common.CountAlias = None,
-    games: common.GamesAlias = None,
-    matches: common.MatchesAlias = None,
-    unit: common.UnitOpt = None,
-    seed: common.SeedOpt = 0,
     baseline: Annotated[str | None, typer.Option(
         "--baseline", metavar="PARAM=V,...", show_default=False,
         help="The swept parameters' values the differences are taken from (e.g. max_pile=0). Default: "
@@ -41,8 +36,6 @@ def sweep(
     check_seed: Annotated[int | None, typer.Option(
         "--check-seed", metavar=common.N, show_default=False,
         help="Seed of the re-check of the best setting. Default: the run seed + 1,000,003.")] = None,
-    rule: common.RuleOpt = None,
-    threads: common.ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", metavar=common.FILE, show_default=False,
                                                 help="Also write the table and metadata to this Parquet "
                                                      "FILE.")] = None,
@@ -50,7 +43,7 @@ def sweep(
     fmt: Annotated[common.Format, typer.Option("--format", "-f", metavar="table|json|csv", show_default=False,
                                         help="Output: table (default), json or csv (the table's rows).")
                    ] = common.Format.table,
-    no_progress: common.NoProgressOpt = False,
+    run: common.RunArgs = None,
 ):
     """Sweep one policy's parameters over values against a line-up, in every seat, on common deals.
 
@@ -64,13 +57,11 @@ def sweep(
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """
     from analyser.analyses.sweep import sweep as run_sweep
-    from analyser.games.registry import parse_rule_args
 
-    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = output.checked_plot_path(plot)
-    result = run_sweep(game, policies=policy or None, players=players, deals=count, seed=seed,
-                       rules=parse_rule_args(rule), threads=threads, baseline=baseline, check_seed=check_seed,
-                       unit=unit, out=out, progress=not no_progress)
+    result = run_sweep(game, policies=policy or None, players=players, deals=run.count, seed=run.seed,
+                       rules=run.rules, threads=run.threads, baseline=baseline, check_seed=check_seed,
+                       unit=run.unit, out=out, progress=run.progress)
     output.finish(result, print_sweep, fmt, out, plot)
 
 

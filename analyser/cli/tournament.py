@@ -40,32 +40,25 @@ FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the 
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
-DealsOpt = common.deals_option(
+DEALS_HELP = (
     "Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
     "--matches are other names for it). Default: 10,000; with --precision the first batch, "
     "default 1,000.")
 
 
 @common.user_errors
+@common.plays_units(DEALS_HELP)
 def tournament(
     game: common.GameArg,
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
     tables: Annotated[str, typer.Option("--tables", metavar="pairs|mixed", help=TABLES_HELP,
                                         show_default=False)] = "pairs",
-    count: DealsOpt = None,
-    count2: common.CountAlias = None,
-    games: common.GamesAlias = None,
-    matches: common.MatchesAlias = None,
-    unit: common.UnitOpt = None,
-    seed: common.SeedOpt = 0,
-    rule: common.RuleOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals to every pair until each head-to-head cell's 95% interval has half-width at most H "
              "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
     max_deals: common.MaxDealsOpt = 10_000_000,
-    threads: common.ThreadsOpt = None,
     bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", show_default=False,
                                            help=BOOTSTRAP_HELP)] = 200,
     out: Annotated[Path | None, typer.Option(
@@ -75,7 +68,7 @@ def tournament(
     plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                                help=FORMAT_HELP)] = common.Format.table,
-    no_progress: common.NoProgressOpt = False,
+    run: common.RunArgs = None,
 ):
     """Play policies against each other on the same duplicate deals: a head-to-head matrix, its equilibrium and
     ratings.
@@ -88,13 +81,11 @@ def tournament(
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
     """
     from analyser.analyses.tournament import tournament as run_tournament
-    from analyser.games.registry import parse_rule_args
 
-    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
     plot = output.checked_plot_path(plot)
-    result = run_tournament(game, policies=policy or [], players=players, deals=count, seed=seed,
-                            rules=parse_rule_args(rule), threads=threads, precision=precision,
-                            max_deals=max_deals, unit=unit, out=out, progress=not no_progress, tables=tables,
+    result = run_tournament(game, policies=policy or [], players=players, deals=run.count, seed=run.seed,
+                            rules=run.rules, threads=run.threads, precision=precision,
+                            max_deals=max_deals, unit=run.unit, out=out, progress=run.progress, tables=tables,
                             bootstrap=bootstrap)
     output.finish(result, print_tournament, fmt, out, plot)
 

@@ -12,12 +12,13 @@ from analyser.io.numbers import hundred, num
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
-DealsOpt = common.deals_option(
+DEALS_HELP = (
     "Deals to play, each under every value (--count, --games and --matches are other names for it). "
     "Default: 10,000.")
 
 
 @common.user_errors
+@common.plays_units(DEALS_HELP)
 def vary(
     game: common.GameArg,
     setting: Annotated[str, typer.Option(
@@ -26,21 +27,13 @@ def vary(
              "e.g. talk=none,open or hands=2,4.")],
     policy: PolicyOpt = None,
     players: PlayersOpt = None,
-    count: DealsOpt = None,
-    count2: common.CountAlias = None,
-    games: common.GamesAlias = None,
-    matches: common.MatchesAlias = None,
-    unit: common.UnitOpt = None,
-    seed: common.SeedOpt = 0,
-    rule: common.RuleOpt = None,
-    threads: common.ThreadsOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE.")] = None,
     plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = common.Format.table,
-    no_progress: common.NoProgressOpt = False,
+    run: common.RunArgs = None,
 ):
     """What a rule setting is worth: the same seats on the same deals under each value of it.
 
@@ -51,12 +44,10 @@ def vary(
 
     plot = output.checked_plot_path(plot)
     name, eq, values = setting.partition("=")
-    count = common.one_of({"--deals": count, "--count": count2, "--games": games, "--matches": matches}, None)
-    from analyser.games.registry import parse_rule_args
 
-    result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=count,
-                      seed=seed, rules=parse_rule_args(rule), threads=threads, unit=unit, out=out,
-                      progress=not no_progress)
+    result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=run.count,
+                      seed=run.seed, rules=run.rules, threads=run.threads, unit=run.unit, out=out,
+                      progress=run.progress)
     output.finish(result, print_vary, fmt, out, plot)
 
 
