@@ -206,6 +206,8 @@ def deals_option(help: str):
 @dataclass(frozen=True)
 class RunArgs:
     """The options of every command that plays units, read once (see :func:`plays_units`)."""
+    policy: list[str] | None   # --policy, as given
+    players: int | None
     count: int | None          # --deals / -n, or one of its other names
     unit: str | None
     seed: int
@@ -220,12 +222,14 @@ class RunArgs:
         return parse_rule_args(list(self.rule) or None)
 
 
-def plays_units(deals_help: str, unit: bool = True):
-    """Give a command the options every command that plays units has (the count and its other
-    names, ``--unit`` unless ``unit=False``, ``--seed``, ``--rule``, ``--threads``,
-    ``--no-progress``), declared here once, after the command's ``--players``; the command
-    receives them as ``run: RunArgs``."""
-    shared = [("count", deals_option(deals_help), None), ("count2", CountAlias, None),
+def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool = True):
+    """Give a command the options every command that plays units has (``--policy``,
+    ``--players``, the count and its other names, ``--unit`` unless ``unit=False``, ``--seed``,
+    ``--rule``, ``--threads``, ``--no-progress``), declared here once, after the command's
+    required arguments (``GAME``), each command explaining the first three in its own words; the command receives
+    them as ``run: RunArgs``."""
+    shared = [("policy", policy_option(policy_help), None), ("players", players_option(players_help), None),
+              ("count", deals_option(deals_help), None), ("count2", CountAlias, None),
               ("games", GamesAlias, None), ("matches", MatchesAlias, None)]
     shared += [("unit", UnitOpt, None)] if unit else []
     shared += [("seed", SeedOpt, 0), ("rule", RuleOpt, None), ("threads", ThreadsOpt, None),
@@ -237,15 +241,16 @@ def plays_units(deals_help: str, unit: bool = True):
                if p.name != "run"]
         extra = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind)
                  for name, kind, default in shared]
-        at = next((i + 1 for i, p in enumerate(own) if p.name == "players"), len(own))
+        at = next((i for i, p in enumerate(own) if p.default is not inspect.Parameter.empty), len(own))
         params = own[:at] + extra + own[at:]
 
         @functools.wraps(fn)
         def command(**kwargs):
             count = one_of({"--deals": kwargs.pop("count"), "--count": kwargs.pop("count2"),
                             "--games": kwargs.pop("games"), "--matches": kwargs.pop("matches")}, None)
-            run = RunArgs(count, kwargs.pop("unit", None), kwargs.pop("seed"), tuple(kwargs.pop("rule") or ()),
-                          kwargs.pop("threads"), not kwargs.pop("no_progress"))
+            run = RunArgs(kwargs.pop("policy"), kwargs.pop("players"), count, kwargs.pop("unit", None),
+                          kwargs.pop("seed"), tuple(kwargs.pop("rule") or ()), kwargs.pop("threads"),
+                          not kwargs.pop("no_progress"))
             return fn(**kwargs, run=run)
 
         command.__signature__ = inspect.Signature(params)

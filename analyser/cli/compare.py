@@ -16,19 +16,15 @@ PLAYERS_HELP = ("Players at the table. Default: the game's usual count (" + comm
                 "each fills whole teams (A on team 0 and B on the other, then swapped).")
 
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
 DEALS_HELP = (
     "Deals to play, each in every arrangement (--count, --games and --matches are other names for it). "
     "Default: 10,000; with --precision the first batch, default 1,000.")
 
 
 @common.user_errors
-@common.plays_units(DEALS_HELP)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def compare(
     game: common.GameArg,
-    policy: PolicyOpt = None,
-    players: PlayersOpt = None,
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals until the paired win share difference's Chow-Robbins half-width z*sqrt((s^2 + 1/n)/n) "
@@ -54,7 +50,7 @@ def compare(
     from analyser.analyses.compare import compare as run_compare
 
     plot = output.checked_plot_path(plot)
-    result = run_compare(game, policies=policy or [], players=players, deals=run.count, seed=run.seed,
+    result = run_compare(game, policies=run.policy or [], players=run.players, deals=run.count, seed=run.seed,
                          rules=run.rules, threads=run.threads, precision=precision, max_deals=max_deals,
                          unit=run.unit, out=out, progress=run.progress)
     output.finish(result, print_compare, fmt, out, plot)

@@ -13,19 +13,15 @@ from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies. Default: all four.")
 
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
 DEALS_HELP = (
     "Games (Palace) or matches per run: the seats run, each player count and each rule value "
     "(--count, --games and --matches are other names for it). Default: 50,000.")
 
 
 @common.user_errors
-@common.plays_units(DEALS_HELP, unit=False)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP, unit=False)
 def report(
     game: common.GameArg,
-    policy: PolicyOpt = None,
-    players: PlayersOpt = None,
     tournament_deals: Annotated[int | None, typer.Option(
         "--tournament-deals", metavar=common.N, show_default=False,
         help="Deals per pair of policies in the policies section, each played in every seat arrangement. "
@@ -71,11 +67,11 @@ def report(
         if progress:
             typer.echo(f"report {game}: {line}", err=True)
 
-    result = build(game, policies=policy, players=players, deals=run.count, seed=run.seed, rules=run.rules,
+    result = build(game, policies=run.policy, players=run.players, deals=run.count, seed=run.seed, rules=run.rules,
                    threads=run.threads, progress=progress, tournament_deals=tournament_deals, sections=section,
                    announce=announce, out=target,
-                   command=_command(game, policy, players, run.count, tournament_deals, run.seed, list(run.rule),
-                                    section, out))
+                   command=_command(game, run.policy, run.players, run.count, tournament_deals, run.seed,
+                                    list(run.rule), section, out))
     _print(result)
     typer.echo(f"wrote {target}, {target.with_suffix('.json')} and the figures in {target.with_suffix('')}/",
                err=True)

@@ -16,19 +16,15 @@ POLICY_HELP = ("The line-up. One policy carries the values to sweep: PARAM=lo..h
 PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + ")."
 
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
 DEALS_HELP = (
     "Deals per setting, the same deals for every setting (--count, --games and --matches are other "
     "names for it). Default: 10,000.")
 
 
 @common.user_errors
-@common.plays_units(DEALS_HELP)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def sweep(
     game: common.GameArg,
-    policy: PolicyOpt = None,
-    players: PlayersOpt = None,
     baseline: Annotated[str | None, typer.Option(
         "--baseline", metavar="PARAM=V,...", show_default=False,
         help="The swept parameters' values the differences are taken from (e.g. max_pile=0). Default: "
@@ -59,7 +55,7 @@ def sweep(
     from analyser.analyses.sweep import sweep as run_sweep
 
     plot = output.checked_plot_path(plot)
-    result = run_sweep(game, policies=policy or None, players=players, deals=run.count, seed=run.seed,
+    result = run_sweep(game, policies=run.policy or None, players=run.players, deals=run.count, seed=run.seed,
                        rules=run.rules, threads=run.threads, baseline=baseline, check_seed=check_seed,
                        unit=run.unit, out=out, progress=run.progress)
     output.finish(result, print_sweep, fmt, out, plot)

@@ -38,8 +38,6 @@ FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the 
                "Default: table.")
 
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
 DEALS_HELP = (
     "Deals per pair or table, each in every arrangement; all play the same deals (--count, --games and "
     "--matches are other names for it). Default: 10,000; with --precision the first batch, "
@@ -47,11 +45,9 @@ DEALS_HELP = (
 
 
 @common.user_errors
-@common.plays_units(DEALS_HELP)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def tournament(
     game: common.GameArg,
-    policy: PolicyOpt = None,
-    players: PlayersOpt = None,
     tables: Annotated[str, typer.Option("--tables", metavar="pairs|mixed", help=TABLES_HELP,
                                         show_default=False)] = "pairs",
     precision: Annotated[float | None, typer.Option(
@@ -83,7 +79,7 @@ def tournament(
     from analyser.analyses.tournament import tournament as run_tournament
 
     plot = output.checked_plot_path(plot)
-    result = run_tournament(game, policies=policy or [], players=players, deals=run.count, seed=run.seed,
+    result = run_tournament(game, policies=run.policy or [], players=run.players, deals=run.count, seed=run.seed,
                             rules=run.rules, threads=run.threads, precision=precision,
                             max_deals=max_deals, unit=run.unit, out=out, progress=run.progress, tables=tables,
                             bootstrap=bootstrap)

@@ -10,23 +10,19 @@ from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 from analyser.io.numbers import hundred, num
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
 DEALS_HELP = (
     "Deals to play, each under every value (--count, --games and --matches are other names for it). "
     "Default: 10,000.")
 
 
 @common.user_errors
-@common.plays_units(DEALS_HELP)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def vary(
     game: common.GameArg,
     setting: Annotated[str, typer.Option(
         "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
              "e.g. talk=none,open or hands=2,4.")],
-    policy: PolicyOpt = None,
-    players: PlayersOpt = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE.")] = None,
@@ -45,7 +41,7 @@ def vary(
     plot = output.checked_plot_path(plot)
     name, eq, values = setting.partition("=")
 
-    result = run_vary(game, name.strip(), values if eq else None, policies=policy, players=players, n=run.count,
+    result = run_vary(game, name.strip(), values if eq else None, policies=run.policy, players=run.players, n=run.count,
                       seed=run.seed, rules=run.rules, threads=run.threads, unit=run.unit, out=out,
                       progress=run.progress)
     output.finish(result, print_vary, fmt, out, plot)
