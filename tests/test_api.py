@@ -7,9 +7,9 @@ import pytest
 from numba import njit
 
 import analyser
-from analyser.engine.errors import UserError
-from analyser.engine.registry import get_game
+from analyser.errors import UserError
 from analyser.games.palace.constants import ACTION, PHASE
+from analyser.games.registry import get_game
 from analyser.kernels.cards import parse_card
 from analyser.testing.checks import entry
 

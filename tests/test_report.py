@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 import analyser
 from analyser.analyses.report import builder
 from analyser.cli.main import app
-from analyser.engine.errors import Interrupted
+from analyser.errors import Interrupted
 
 SMALL = {"deals": 600, "tournament_deals": 60, "seed": 1}
 
@@ -89,7 +89,7 @@ def test_every_test_is_adjusted_together_and_the_verdicts_follow_the_adjusted_va
 def test_rule_steps_are_the_declared_report_values():
     """target 49 / 51 is not worth a line and rounds 0 ("no limit") is not next to 1."""
     from analyser.analyses.report.sections import setting_values
-    from analyser.engine.registry import get_game
+    from analyser.games.registry import get_game
 
     spec = {s.name: s for s in get_game("spite_and_malice").settings}
     assert setting_values(spec["target"], 50) == [50, 30, 100]
@@ -97,7 +97,7 @@ def test_rule_steps_are_the_declared_report_values():
     assert setting_values(spec["payoff_size"], 20) == [20, 10, 30]
     assert setting_values(spec["stock_out"], 0) == [0, 1]
     assert setting_values(spec["max_turns"], 2000) == [2000, 1999, 2001]       # caps: skipped by skip_reason
-    from analyser.engine.registry import SettingSpec
+    from analyser.games.registry import SettingSpec
 
     with pytest.raises(ValueError, match="report_values"):
         SettingSpec("hands", 3, "hands", kind="int", low=1, high=8, report_values=(2, 9))

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from analyser.analyses.sweep import best_index, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
 from analyser.cli import sweep as sweep_cli
 from analyser.cli.common import Command, Group
-from analyser.engine.errors import UserError
-from analyser.engine.policies import ParamSpec, PolicySpec
-from analyser.engine.registry import get_game
+from analyser.errors import UserError
+from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.registry import get_game
 from analyser.kernels.rng import below_nb
 
 app = typer.Typer(cls=Group, pretty_exceptions_enable=False)

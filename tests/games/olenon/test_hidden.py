@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyser.engine.registry import get_game
 from analyser.games.olenon.constants import ACTION, PLAYERS
 from analyser.games.olenon.kit import OlenonKit, OlenonPosition
 from analyser.games.olenon.policies import shed_nb
 from analyser.games.olenon.state import POLICY_SIG
+from analyser.games.registry import get_game
 from analyser.testing import checks
 
 

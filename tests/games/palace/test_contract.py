@@ -4,8 +4,8 @@ is still playing and has a legal action, and a finished game places everyone."""
 import numpy as np
 import pytest
 
-from analyser.engine.registry import get_game
 from analyser.games.palace.constants import ACTION, PHASE
+from analyser.games.registry import get_game
 from analyser.testing.checks import entry
 from tests.games.palace.table import legal_actions
 

@@ -10,7 +10,7 @@ decision of a policy that reads them.
 import pytest
 from numba import njit
 
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.games.spite_and_malice.constants import ACTION, DST_SIDE, LEGAL_SIZE
 from analyser.games.spite_and_malice.kit import SpiteKit, SpitePosition
 from analyser.games.spite_and_malice.policies import choose_nb

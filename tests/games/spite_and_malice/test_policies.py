@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.games.spite_and_malice.catalog import POLICIES
 from analyser.games.spite_and_malice.constants import ACTION, LEGAL_SIZE
 from analyser.testing.checks import entry, same_records

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import analyser
-from analyser.engine.registry import get_game
+from analyser.games.registry import get_game
 from analyser.games.spite_and_malice.constants import ACTION, DECK, ERROR, N_CARDS, build, discard
 from analyser.games.spite_and_malice.engine import record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
