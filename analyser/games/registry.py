@@ -138,7 +138,7 @@ class GameSpec:
           In a game with sub-units every event of sub-unit k carries its name: k ("hand": k, "round": k).
       trace_text(events) -> the trace for people.
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
-      kit() -> the hooks of the shared test kit (analyser.testing.kit.GameKit).
+      kit() -> the hooks of the shared test kit (analyser.games.kit.GameKit).
 
     A game laid out as the built-in ones are names its ``package`` and leaves the
     first three out: they are ``<package>.engine:simulate_nb``, ``<package>.trace:trace_unit``

@@ -2,7 +2,7 @@
 
 Each ``check_*`` raises AssertionError naming what broke, or ``SkipCheck`` with
 the reason when it cannot prove anything here (a one-thread machine). They
-reach a game only through its GameSpec and its GameKit (analyser.testing.kit),
+reach a game only through its GameSpec and its GameKit (analyser.games.kit),
 so any game, registered or not, gets them. ``plan(game)`` lists every check
 with the cases it plays; ``analyser.testing.check_game`` runs them, and the
 project's tests/kit/test_kit.py parametrizes them over the registered games.

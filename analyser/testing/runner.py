@@ -59,7 +59,7 @@ def check_game(spec: GameSpec | str, *, only: Iterable[str] | None = None, polic
     """Run every check of the kit (analyser.testing.checks.plan) on a game, registered or not.
 
     spec: a GameSpec (or a registered game's name) whose ``kit`` gives the hooks of
-    analyser.testing.kit. only: the names of the checks to run (default: all).
+    analyser.games.kit. only: the names of the checks to run (default: all).
     policies: what the hidden-information check asks (default: the game's built-in
     policies; add your own to prove they do not peek). source: ``"module:attribute"``
     where a child process imports the spec for the uncompiled run (default: the

@@ -1,7 +1,7 @@
-"""High card's hooks for the analyser's game checks (see analyser.testing.kit)."""
+"""High card's hooks for the analyser's game checks (see analyser.games.kit)."""
 import numpy as np
 
-from analyser.testing.kit import GameKit, Position
+from analyser.games.kit import GameKit, Position
 
 from . import rules
 from .rules import DECK, SEATS, TABLE_DTYPE

@@ -1,7 +1,7 @@
 """The game checks of analyser.testing over every registered game, one test per check and case.
 
 A game gets all of this by registering a GameSpec with a ``kit`` (see
-analyser.testing.kit); tests/conftest.py registers the example game
+analyser.games.kit); tests/conftest.py registers the example game
 (examples/highcard), so the kit always runs over games unlike each other.
 """
 import subprocess

@@ -1,4 +1,4 @@
-"""Enemy Anemone's hooks for the shared test kit (see analyser.testing.kit).
+"""Enemy Anemone's hooks for the shared test kit (see analyser.games.kit).
 
 A position is the three state records. Its locations are each hand, each
 seat's face-down discards and its won cards, the trick and the 2-player draw
@@ -16,8 +16,8 @@ from analyser.games.enemy_anemone.constants import MAX_PLAYERS, N_CARDS, N_TOKEN
 from analyser.games.enemy_anemone.dispatch import policy_kinds
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.kernels.bits import BIT
-from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def cards(mask) -> list[int]:

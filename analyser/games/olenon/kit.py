@@ -1,4 +1,4 @@
-"""Olenon's hooks for the shared test kit (see analyser.testing.kit).
+"""Olenon's hooks for the shared test kit (see analyser.games.kit).
 
 A position is the three state records. Its locations are each hand, the
 set-aside cards, the table, each seat's face-up passed card and the discards;
@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
 from analyser.games.olenon.rules import begin_match_nb, step_nb
 from analyser.games.olenon.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def spread(counts) -> list[int]:

@@ -1,4 +1,4 @@
-"""Palace's hooks for the shared test kit (see analyser.testing.kit).
+"""Palace's hooks for the shared test kit (see analyser.games.kit).
 
 A position is the three state records. Burned cards are counted by rank only
 (``pub["gone"]``), so the "burned" location is every card found nowhere else,
@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 _MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
 

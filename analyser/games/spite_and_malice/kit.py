@@ -1,4 +1,4 @@
-"""Spite & Malice's hooks for the shared test kit (see analyser.testing.kit).
+"""Spite & Malice's hooks for the shared test kit (see analyser.games.kit).
 
 A position is the three state records. Its locations: each payoff pile's
 face-up top and face-down rest, each hand, each side pile, each build pile and
@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     DECK,
@@ -27,7 +28,6 @@ from analyser.games.spite_and_malice.constants import (
 )
 from analyser.games.spite_and_malice.rules import begin_match_nb, step_nb
 from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.testing.kit import GameKit, RecordsPosition, recorded_positions
 
 
 def spread(counts) -> list[int]:

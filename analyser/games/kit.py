@@ -1,4 +1,4 @@
-"""The hooks a game gives the shared test kit (analyser.testing.checks).
+"""The hooks a game gives the test kit (analyser.testing): part of what a game declares.
 
 The kit checks every game the same way: cards are conserved at every action,
 units end within their cap, and a policy's decision does not change when what
