@@ -226,8 +226,8 @@ def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool
     """Give a command the options every command that plays units has (``--policy``,
     ``--players``, the count and its other names, ``--unit`` unless ``unit=False``, ``--seed``,
     ``--rule``, ``--threads``, ``--no-progress``), declared here once, after the command's
-    required arguments (``GAME``), each command explaining the first three in its own words; the command receives
-    them as ``run: RunArgs``."""
+    required arguments (``GAME``), each command explaining the first three in its own words.
+    The command receives them as ``run: RunArgs`` and its errors are worded by user_errors."""
     shared = [("policy", policy_option(policy_help), None), ("players", players_option(players_help), None),
               ("count", deals_option(deals_help), None), ("count2", CountAlias, None),
               ("games", GamesAlias, None), ("matches", MatchesAlias, None)]
@@ -255,6 +255,6 @@ def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool
 
         command.__signature__ = inspect.Signature(params)
         command.__annotations__ = {p.name: p.annotation for p in params}
-        return command
+        return user_errors(command)
 
     return decorate

@@ -21,7 +21,6 @@ DEALS_HELP = (
     "Default: 10,000; with --precision the first batch, default 1,000.")
 
 
-@common.user_errors
 @common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def compare(
     game: common.GameArg,

@@ -18,7 +18,6 @@ DEALS_HELP = (
     "(--count, --games and --matches are other names for it). Default: 50,000.")
 
 
-@common.user_errors
 @common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP, unit=False)
 def report(
     game: common.GameArg,

@@ -22,12 +22,13 @@ UNIT_HELP = ("What one simulated record is: a whole game or match (default), or,
 
 PolicyOpt = common.policy_option(POLICY_HELP)
 PlayersOpt = common.players_option(PLAYERS_HELP)
+GameOpt = Annotated[str, typer.Argument(metavar=common.GAME, help=GAME_HELP, autocompletion=common.complete_game,
+                                        show_default=False)]   # simulate's and trace's
 
 
 @common.user_errors
 def simulate(
-    game: Annotated[str, typer.Argument(metavar=common.GAME, help=GAME_HELP, autocompletion=common.complete_game,
-                                        show_default=False)],
+    game: GameOpt,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     count: Annotated[int | None, typer.Option(

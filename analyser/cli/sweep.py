@@ -21,7 +21,6 @@ DEALS_HELP = (
     "names for it). Default: 10,000.")
 
 
-@common.user_errors
 @common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def sweep(
     game: common.GameArg,

@@ -44,7 +44,6 @@ DEALS_HELP = (
     "default 1,000.")
 
 
-@common.user_errors
 @common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def tournament(
     game: common.GameArg,

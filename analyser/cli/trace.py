@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from analyser.cli import common
-from analyser.cli.simulate import GAME_HELP, PLAYERS_HELP, POLICY_HELP, RULE_HELP
+from analyser.cli.simulate import RULE_HELP, GameOpt, PlayersOpt, PolicyOpt
 
 
 class TraceFormat(str, Enum):
@@ -15,14 +15,9 @@ class TraceFormat(str, Enum):
     jsonl = "jsonl"
 
 
-PolicyOpt = common.policy_option(POLICY_HELP)
-PlayersOpt = common.players_option(PLAYERS_HELP)
-
-
 @common.user_errors
 def trace(
-    game: Annotated[str, typer.Argument(metavar=common.GAME, help=GAME_HELP, autocompletion=common.complete_game,
-                                        show_default=False)],
+    game: GameOpt,
     seed: Annotated[int, typer.Option("--seed", "-s", metavar=common.N, show_default=False,
                                       help="Run seed, as given to simulate. Default: 0.")] = 0,
     deal: Annotated[int | None, typer.Option(

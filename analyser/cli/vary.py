@@ -15,7 +15,6 @@ DEALS_HELP = (
     "Default: 10,000.")
 
 
-@common.user_errors
 @common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP)
 def vary(
     game: common.GameArg,

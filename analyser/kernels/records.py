@@ -6,6 +6,7 @@ so they cost what the game's own copy cost; a game calls them as it called that.
 import numpy as np
 
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.outcome import ERROR
 
 
 @kernel
@@ -26,3 +27,12 @@ def record_status_nb(rec, unit, length, hd):
     rec["aborted"] = hd["aborted"]
     rec["error"] = hd["error"]
     rec["error_seat"] = hd["error_seat"]
+
+
+@inline_kernel
+def illegal_action_nb(hd, seat):
+    """Abort the unit: the policy of ``seat`` chose an action that is not legal (the
+    runner names it in a one-line error)."""
+    hd["error"] = ERROR.ILLEGAL_ACTION
+    hd["error_seat"] = seat
+    hd["aborted"] = True

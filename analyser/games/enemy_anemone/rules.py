@@ -16,7 +16,6 @@ from analyser.games.enemy_anemone.constants import (
     BONUS_MASK,
     DECK_SIZE,
     DECKS,
-    ERROR,
     EVENT,
     MAX_PLAYERS,
     N_TOKENS,
@@ -32,7 +31,7 @@ from analyser.games.enemy_anemone.dispatch import decide_nb
 from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
-from analyser.kernels.records import reset_nb
+from analyser.kernels.records import illegal_action_nb, reset_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
 
 
@@ -339,9 +338,7 @@ def end_hand_nb(pb, priv, hd, log):
 
 @inline_kernel
 def fail_nb(hd, seat):
-    hd["error"] = ERROR.ILLEGAL_ACTION
-    hd["error_seat"] = seat
-    hd["aborted"] = True
+    illegal_action_nb(hd, seat)
     hd["over"] = True
     return True
 

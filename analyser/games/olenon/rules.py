@@ -13,7 +13,6 @@ import numpy as np
 from analyser.games.olenon.constants import (
     ACTION,
     DECK,
-    ERROR,
     EVENT,
     HAND,
     LEGAL_SIZE,
@@ -28,7 +27,7 @@ from analyser.games.olenon.constants import (
 from analyser.kernels.bits import BIT, NONE, lowest_nb, mark_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
-from analyser.kernels.records import reset_nb
+from analyser.kernels.records import illegal_action_nb, reset_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
     POLICY_SLOT,
@@ -231,9 +230,7 @@ def end_round_nb(seed, unit, streams, pub, priv, hid, seat, log):
 @inline_kernel
 def fail_nb(pb, hd, seat):
     hd["rounds_played"] = pb["round"] + 1     # the round it stopped in counts, as a capped one does
-    hd["error"] = ERROR.ILLEGAL_ACTION
-    hd["error_seat"] = seat
-    hd["aborted"] = True
+    illegal_action_nb(hd, seat)
     hd["over"] = True
     return True
 

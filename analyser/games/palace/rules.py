@@ -29,7 +29,7 @@ from analyser.games.palace.cycles import watch_nb
 from analyser.games.palace.state import PLAY_WORDS
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
-from analyser.kernels.records import reset_nb
+from analyser.kernels.records import illegal_action_nb, reset_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
 
 
@@ -162,9 +162,7 @@ def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi
     hd["decisions"] += 1
     a = policies[seat](pb, priv[seat], legal, params[seat])
     if a < lo or a >= hi or not legal[a]:
-        hd["error"] = ERROR.ILLEGAL_ACTION
-        hd["error_seat"] = seat
-        hd["aborted"] = True
+        illegal_action_nb(hd, seat)
         return -1
     return a
 
