@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -69,11 +70,14 @@ except SystemExit as e:
 
 
 def strip(value):
-    """The value without its timing keys (anywhere in the tree)."""
+    """The value without its timing keys (anywhere in the tree); NaN and infinities as null
+    (an older revision printed them as NaN and Infinity, which are not JSON)."""
     if isinstance(value, dict):
         return {k: strip(v) for k, v in value.items() if k not in TIMING}
     if isinstance(value, list):
         return [strip(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
     return value
 
 
@@ -95,9 +99,10 @@ def outputs(src: Path, tmp: str, names: list[str], side: str) -> dict:
         if name in RUNS:
             got[name] = strip(json.loads(run_with(src, CHILD, [*RUNS[name].split(), "--format", "json"], tmp)))
         else:
-            target = Path(tmp) / side / name.replace(" ", "_") / "r.md"
-            run_with(src, CHILD, [*REPORTS[name].split(), "--out", str(target)], tmp)
-            got[name] = strip(json.loads(target.with_suffix(".json").read_text()))
+            where = Path(tmp) / side / name.replace(" ", "_")    # the same relative --out on both sides:
+            where.mkdir(parents=True)                             # the report repeats its command line
+            run_with(src, CHILD, [*REPORTS[name].split(), "--out", "r.md"], str(where))
+            got[name] = strip(json.loads((where / "r.json").read_text()))
     return got
 
 
