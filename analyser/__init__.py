@@ -82,7 +82,7 @@ def report(*args, **kwargs):
 
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
-    from analyser.analyses.records import load as _load
+    from analyser.analyses.show import load as _load
 
     return _load(path)
 

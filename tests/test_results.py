@@ -91,7 +91,7 @@ def test_a_link_is_not_a_results_file(result, tmp_path):
 def test_an_enemy_anemone_file_keeps_every_field(tmp_path):
     """Per-seat fields with a row per seat (hand_score: seat x hand) flatten to one column each and back."""
     run = analyser.simulate("enemy_anemone", players=3, n=50, seed=4, progress=False)
-    back = analyser.analyses.records.load(run.save(tmp_path / "ea.parquet"))
+    back = analyser.load(run.save(tmp_path / "ea.parquet"))
     assert "hand_score_2_3" in run.games.columns and "hand_score_3_0" not in run.games.columns
     for name in run.records.dtype.names:
         assert np.array_equal(back.records[name], run.records[name]), name

@@ -96,22 +96,22 @@ def test_best_is_the_argmax_first_among_equals():
 
 
 def test_arrangements_rotate_seats_and_keep_partners_together():
-    assert sweep_arrangements(3, (0, 1, 2)) == ([[0, 1, 2], [2, 0, 1], [1, 2, 0]], "rotations of the line-up")
-    homes, name = sweep_arrangements(4, (0, 1, 0, 1))
+    assert sweep_arrangements((0, 1, 2)) == ([[0, 1, 2], [2, 0, 1], [1, 2, 0]], "rotations of the line-up")
+    homes, name = sweep_arrangements((0, 1, 0, 1))
     assert homes == [[0, 1, 2, 3], [1, 0, 3, 2]] and "teams" in name
 
 
 def test_arrangements_balance_neighbours_when_the_other_seats_differ():
     """[swept, saver, lowest, random]: who sits after whom matters in a shedding game, so every line-up seat
     sits in every seat and directly after every other line-up seat equally often."""
-    homes, name = sweep_arrangements(4, (0, 1, 2, 3), ["swept", "saver", "lowest", "random"])
+    homes, name = sweep_arrangements((0, 1, 2, 3), ["swept", "saver", "lowest", "random"])
     assert "neighbour-balanced" in name and len(homes) == 24
     seats = Counter((seat, home) for ids in homes for seat, home in enumerate(ids))
     after = Counter((ids[k], ids[(k + 1) % 4]) for ids in homes for k in range(4))
     assert set(seats.values()) == {6} and len(seats) == 16
     assert set(after.values()) == {8} and len(after) == 12
-    assert sweep_arrangements(4, (0, 1, 2, 3), ["swept", "saver", "saver", "saver"])[0] == \
-        sweep_arrangements(4, (0, 1, 2, 3))[0]                         # one other policy: rotations suffice
+    assert sweep_arrangements((0, 1, 2, 3), ["swept", "saver", "saver", "saver"])[0] == \
+        sweep_arrangements((0, 1, 2, 3))[0]                         # one other policy: rotations suffice
 
 
 def test_baseline_plans():

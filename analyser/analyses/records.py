@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.errors import UserError
-from analyser.games.registry import GameSpec, get_game, lazy
+from analyser.games.registry import GameSpec
 from analyser.io.jsonable import jsonable, rows
-from analyser.io.numbers import plural
-from analyser.io.results_file import frame_records, read_results, records_frame
+from analyser.io.numbers import percent, plural
+from analyser.io.results_file import records_frame
 from analyser.stats.summary import policy_table, pooling, run_figures, seat_table, team_table
 from analyser.stats.tally import Tally
 
@@ -116,8 +116,8 @@ class SimulationResult:
         lines = [f"<SimulationResult {self.game.name}: {m['players']} players, {self.tally.units:,} "
                  f"{plural(self.game.unit)}, seed {m['seed']}, {f['aborted']:,} aborted>"]
         for row in self.by_policy.to_dict("records"):
-            lines.append(f"  {row['policy']} (seats {row['seats']}): win {_pct(row['win_rate'])} "
-                         f"({_pct(row['win_ci_low'])}-{_pct(row['win_ci_high'])})")
+            lines.append(f"  {row['policy']} (seats {row['seats']}): win {percent(row['win_rate'])} "
+                         f"({percent(row['win_ci_low'])}-{percent(row['win_ci_high'])})")
         lines.append("  .summary .by_policy .figures .games .save(path) .to_dict()")
         return "\n".join(lines)
 
@@ -128,34 +128,3 @@ class SimulationResult:
                 f"{plural(self.game.unit)}, seed {m['seed']} ({html.escape(settings)}); win = "
                 f"{html.escape(self.game.outcome)}; {self.tally.aborted:,} aborted</p>")
         return head + self.by_policy.to_html(index=False, float_format=lambda x: f"{x:.4f}")
-
-
-def _pct(x) -> str:
-    return "-" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{100 * x:.2f}%"
-
-
-# Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
-OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
-                 "sweep": "analyser.analyses.sweep:load_sweep",
-                 "tournament": "analyser.analyses.tournament:load_tournament",
-                 "vary": "analyser.analyses.vary:load_vary"}
-
-
-def load(path: str | Path):
-    """Read a results file back: a SimulationResult (records included), or the result
-    of the analysis command that wrote it (a comparison, tournament or sweep)."""
-    meta, frame, path = read_results(path)
-    if meta.get("kind") in OTHER_RESULTS:
-        return lazy(OTHER_RESULTS[meta["kind"]])(path)
-    try:
-        game = get_game(meta["game"]).for_unit(meta.get("unit"))   # a run of single hands says "hands"
-        players = int(meta["players"])
-        labels = list(meta["policies"])
-    except (ValueError, KeyError, TypeError) as err:
-        raise UserError(f"{path} has damaged analyser metadata ({type(err).__name__}: {err})") from None
-    try:
-        records = frame_records(frame, game, players)
-    except KeyError as err:
-        raise UserError(f"{path} lacks the column {err} of a {game.name} results file") from None
-    tally = Tally.for_run(game, players, labels).add(records)
-    return SimulationResult(meta, game, tally, meta.get("seconds"), records, meta.get("simulation_seconds"))

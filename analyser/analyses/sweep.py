@@ -290,7 +290,7 @@ def plan_sweep(game_spec, players: int, policies, values: dict | None = None, ba
 
 # ---------------------------------------------------------------- arrangements and per-deal values
 
-def sweep_arrangements(players: int, teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
+def sweep_arrangements(teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
     """The rotations of the line-up over the seats (the teams, in a team game): per arrangement, the
     line-up seat whose policy instance sits on each seat, which is also that seat's stream id. When the
     other seats (teams) hold two or more different policies (``lineup``: a label per seat, the swept
@@ -532,7 +532,7 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         whole_number(check_seed, "the re-check seed")
     if check_seed == seed:
         raise UserError(f"the re-check seed must differ from the run seed ({seed})")
-    homes, scheme = sweep_arrangements(base.players, base.game.team_of(base.players),
+    homes, scheme = sweep_arrangements(base.game.team_of(base.players),
                                        ["swept" if i == plan.seat else p.label() for i, p in enumerate(plan.seats)])
     positions = [ids.index(plan.seat) for ids in homes]
     if out is not None:

@@ -20,7 +20,7 @@ def plot(
 ):
     """Draw the figure of a results file written by `simulate --out`: win share per seat and
     per policy with 95% intervals against the fair share, and the distribution of length."""
-    from analyser.analyses.records import load
+    from analyser.analyses.show import load
 
     out = checked_plot_path(out if out is not None else Path(file).with_suffix(".png"))
     write_plot(load(file).plot(), out)

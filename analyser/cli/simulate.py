@@ -103,7 +103,7 @@ def show(
 ):
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
     with --out."""
-    from analyser.analyses.records import load
+    from analyser.analyses.show import load
     from analyser.games.registry import lazy
 
     result = load(file)

@@ -191,7 +191,7 @@ def test_a_real_run_has_figures_in_range_that_survive_a_results_file(run, tmp_pa
     for key in BALANCE_KEYS:
         assert rebuilt[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
     path = run.save(tmp_path / "r.parquet")
-    back = analyser.analyses.records.load(path).figures
+    back = analyser.load(path).figures
     for key in BALANCE_KEYS:
         assert back[key] == pytest.approx(f[key], rel=1e-12, nan_ok=True), key
 

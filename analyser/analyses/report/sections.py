@@ -107,7 +107,7 @@ def seat_summary(results: list) -> dict:
     worst = frame.iloc[int(np.argmax(np.abs(frame["excess"].to_numpy(float))))] if len(frame) and \
         np.isfinite(fair) else None
     withheld = starter_depends_on_play(recs, labels, players)
-    fm = first_mover(f if withheld is None else np.zeros(0), f - fair_d, fair)
+    fm = first_mover(f if withheld is None else np.zeros(0), f - fair_d)
     if withheld is not None:
         fm["withheld"] = withheld
     return {"frame": frame, "test": equal_shares_test(x.T), "fair_share": fair,
@@ -158,7 +158,7 @@ def starter_depends_on_play(recs: list[np.ndarray], labels: list[list[str]], pla
             f"measures it.")
 
 
-def first_mover(share: np.ndarray, advantage: np.ndarray, fair: float) -> dict:
+def first_mover(share: np.ndarray, advantage: np.ndarray) -> dict:
     """The first mover's win share per deal and its advantage over the deal's fair share: means, 95%
     intervals (within [0, 1] and [-1, 1], intervals.mean_ci / values_ci) and the advantage's p-value."""
     share = share[np.isfinite(share)]
