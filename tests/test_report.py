@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import analyser
-from analyser.analyses.report import builder
+from analyser.analyses.report import builder, verdicts
 from analyser.cli.main import app
 from analyser.errors import Interrupted
 
@@ -303,7 +303,7 @@ def test_the_policies_verdict_says_when_the_ratings_do_not_fit():
                         "p_adjusted": 0.001},
                "fit": {"model": "Bradley-Terry", "dispersion": 12000.0, "fits": False, "warning": None},
                "equilibrium": pd.DataFrame({"policy": ["saver", "lowest"], "weight": [0.7, 0.3]})}
-    text = builder.policies_verdict(summary)
+    text = verdicts.policies_verdict(summary)
     assert text.startswith("The names builder and patient are one policy")
     assert "The ratings do not fit the results: dispersion 1.2e+04" in text
     assert "Head to head, saver beats lowest (significant at FDR 5%): +4.0 points of win share for saver " \
@@ -311,10 +311,10 @@ def test_the_policies_verdict_says_when_the_ratings_do_not_fit():
     assert "the ratings (not to be trusted here) put lowest first" in text
     assert text.endswith("equilibrium (a mix no policy beats on average) is saver 70.0%, lowest 30.0%.")
     summary["fit"] = {"fits": True, "dispersion": 1.1}
-    assert "do not fit" not in builder.policies_verdict(summary)
+    assert "do not fit" not in verdicts.policies_verdict(summary)
     summary["duel"]["p_adjusted"] = 0.2                     # excludes 0 on its own, not among all the tests
     assert "no clear difference between lowest and saver (adjusted p = 0.2): +4.0 points of win share for " \
-           "saver [+2.0, +6.0, an unadjusted interval]" in builder.policies_verdict(summary)
+           "saver [+2.0, +6.0, an unadjusted interval]" in verdicts.policies_verdict(summary)
 
 
 def test_the_head_to_head_matrix_leads_the_policies_section(palace):
