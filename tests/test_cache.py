@@ -109,11 +109,33 @@ def test_editing_the_kernels_changes_every_folder(tree):
         assert after[name] != before[name], name
 
 
-@pytest.mark.parametrize("path", ["__init__.py", "engine/progress.py", "engine/pipeline.py", "cli/main.py"])
+@pytest.mark.parametrize("path", ["__init__.py", "engine/progress.py", "engine/pipeline.py", "cli/main.py",
+                                  "games/palace/__init__.py", "games/palace/trace_text.py"])
 def test_editing_code_that_is_not_compiled_recompiles_nothing(tree, path):
     before = folders(tree)
     edit(tree / path)
     assert folders(tree) == before
+
+
+def test_a_games_plain_files_hold_no_compiled_code_and_feed_none():
+    """What PLAIN_GAME_FILES leaves out of a game's key must not reach its compiled code:
+    no kernel is defined there, and no other module of the game imports from them."""
+    import ast
+
+    for folder in sorted((PACKAGE / "games").iterdir()):
+        if not (folder / "rules.py").exists():
+            continue
+        for plain in cache.PLAIN_GAME_FILES:
+            text = (folder / plain).read_text()
+            assert "@kernel" not in text and "@inline_kernel" not in text and "njit" not in text, (folder, plain)
+        package = f"analyser.games.{folder.name}"
+        for path in folder.rglob("*.py"):
+            if path.name in cache.PLAIN_GAME_FILES:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module in (package, f"{package}.trace_text"):
+                    submodules = all((folder / f"{alias.name}.py").exists() for alias in node.names)
+                    assert node.module == package and submodules, (path, node.module)   # modules, not values
 
 
 def test_non_python_files_and_pycache_do_not_count(tree):

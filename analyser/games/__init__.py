@@ -21,6 +21,11 @@ What a game writes (``analyser/games/<game>/``, as the four built-in games do):
   analyser.games.common.run_trace); ``trace_text.py``: ``render``.
 - ``catalog.py``/``policies.py``: the policies; ``kit.py``: the test kit's hooks.
 
+``__init__.py`` and ``trace_text.py`` are left out of the game's compile-cache key
+(analyser.kernels.cache.PLAIN_GAME_FILES), so editing a description or a trace's
+wording recompiles nothing: no kernel may live in them, and nothing compiled may read
+a value from them (tests/test_cache.py checks both).
+
 Why ``simulate_nb``, ``_block_nb``, ``trace_nb``, ``new_state_nb`` and the step
 and play kernels stay per game: numba compiles and caches a function for the
 types it meets, and these name the game's own dtypes and kernels as globals.

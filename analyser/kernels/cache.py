@@ -8,15 +8,16 @@ the sources it can depend on, and by nothing else:
 - ``numba/<kernels>/kernels/``: this folder's functions, keyed by ``<kernels>``,
   a hash of ``analyser/kernels/`` (the only shared compiled code);
 - ``numba/<kernels>/<game>-<game key>/``: a game's functions
-  (``analyser/games/<game>/...``), keyed also by a hash of that game's folder,
-  so an edit to one game recompiles only that game;
+  (``analyser/games/<game>/...``), keyed also by a hash of that game's folder
+  but its GameSpec and trace text (PLAIN_GAME_FILES), so an edit to one game's
+  rules or policies recompiles only that game;
 - ``numba/<kernels>/external-<folder key>/``: functions outside the package
   decorated with :func:`analyser.kernels.jit.jit` (or ``kernel``), such as a
   game written outside this repository: keyed also by the ``.py`` files beside
   the function's file and that folder's path.
 
 Nothing else is in a key: an edit to the CLI, the engine, an analysis, a
-report or a message recompiles nothing. Functions outside the package that are
+report, a game's GameSpec or trace text, or a message recompiles nothing. Functions outside the package that are
 not decorated through ``analyser.kernels.jit`` are left to numba's own
 locators, exactly as without the analyser (``NUMBA_CACHE_DIR`` is the user's).
 
@@ -39,10 +40,11 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _claimed: set = set()     # code objects of functions outside the package decorated through analyser.kernels.jit
 
 
-def tree_key(root: Path, *parts: str, recursive: bool = True) -> str:
+def tree_key(root: Path, *parts: str, recursive: bool = True, skip: tuple[str, ...] = ()) -> str:
     """A hash of the ``.py`` files at or under ``root/part`` for each part (``""``: all of
-    ``root``; ``recursive=False``: only the folder's own files): names relative to ``root``
-    and contents, so adding, renaming or editing a file changes it."""
+    ``root``; ``recursive=False``: only the folder's own files; ``skip``: paths relative to
+    ``root`` left out): names relative to ``root`` and contents, so adding, renaming or
+    editing a file changes it."""
     root = Path(root)
     files = set()
     for part in parts:
@@ -51,6 +53,7 @@ def tree_key(root: Path, *parts: str, recursive: bool = True) -> str:
             files.add(target)
         elif target.is_dir():
             files.update(target.rglob("*.py") if recursive else target.glob("*.py"))
+    files = {p for p in files if p.relative_to(root).as_posix() not in skip}
     digest = hashlib.sha256()
     for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
         data = path.read_bytes()
@@ -60,8 +63,18 @@ def tree_key(root: Path, *parts: str, recursive: bool = True) -> str:
 
 
 @functools.cache
-def _memo_key(root: Path, part: str, recursive: bool = True) -> str:
-    return tree_key(root, part, recursive=recursive)
+def _memo_key(root: Path, part: str, recursive: bool = True, skip: tuple[str, ...] = ()) -> str:
+    return tree_key(root, part, recursive=recursive, skip=skip)
+
+
+# A game's files that hold no compiled code and that no compiled code reads: its GameSpec
+# (names, descriptions, defaults) and the text of its traces. Editing them recompiles nothing.
+PLAIN_GAME_FILES = ("__init__.py", "trace_text.py")
+
+
+def game_key(package_dir: Path, game: str) -> str:
+    """The key of one game's folder: its ``.py`` files but PLAIN_GAME_FILES."""
+    return _memo_key(Path(package_dir), f"games/{game}", skip=tuple(f"games/{game}/{f}" for f in PLAIN_GAME_FILES))
 
 
 def refresh() -> None:
@@ -104,7 +117,7 @@ def cache_subdir(py_file: str | os.PathLike, package_dir: str | os.PathLike | No
     if len(parts) >= 2 and parts[0] == "games":
         game = parts[1]
         inner = parts[2:]  # sub-folders of the game keep their own folder
-        return os.path.join("numba", kernels, f"{game}-{_memo_key(package_dir, f'games/{game}')}", *inner)
+        return os.path.join("numba", kernels, f"{game}-{game_key(package_dir, game)}", *inner)
     return os.path.join("numba", kernels, *(parts or ("package",)))
 
 
