@@ -26,9 +26,11 @@ def jsonable(v):
 
 
 def jsonable_tree(v):
-    """:func:`jsonable` through dicts, lists and tuples (nested metadata)."""
+    """:func:`jsonable` through dicts (keys as strings), lists, tuples and DataFrames (as rows)."""
+    if hasattr(v, "to_dict") and hasattr(v, "columns"):      # a DataFrame, without importing pandas
+        return [jsonable_tree(r) for r in v.to_dict("records")]
     if isinstance(v, dict):
-        return {k: jsonable_tree(x) for k, x in v.items()}
+        return {str(k): jsonable_tree(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [jsonable_tree(x) for x in v]
     return jsonable(v)

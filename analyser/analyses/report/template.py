@@ -8,14 +8,14 @@ the same thing.
 from __future__ import annotations
 
 import html
-import math
 
-import numpy as np
 import pandas as pd
 
 from analyser.analyses.report.titles import TITLES
 from analyser.games.registry import length_text
-from analyser.io.numbers import plural
+from analyser.io.jsonable import jsonable_tree
+from analyser.io.numbers import hundred, missing, p_text, percent, plural
+from analyser.io.numbers import num as number
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
              "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
@@ -37,33 +37,25 @@ ROTATION = ("A line-up of different policies is rotated over the seats: every ro
 
 # ---------------------------------------------------------------------- formatting
 
-def _nan(x) -> bool:
-    return x is None or (isinstance(x, (float, np.floating)) and not math.isfinite(x))
-
-
 def pc(x, digits: int = 1) -> str:
-    return "-" if _nan(x) else f"{100 * x:.{digits}f}%"
+    return percent(x, digits)
 
 
 def pts(x, digits: int = 1) -> str:
-    return "-" if _nan(x) else f"{100 * x:+.{digits}f}"
+    return hundred(x, digits, sign=True)
 
 
 def interval(lo, hi, fmt=pc) -> str:
-    return "-" if _nan(lo) or _nan(hi) else f"[{fmt(lo)}, {fmt(hi)}]"
+    return "-" if missing(lo) or missing(hi) else f"[{fmt(lo)}, {fmt(hi)}]"
 
 
 def num(x, digits: int = 1, sign: bool = False) -> str:
-    return "-" if _nan(x) else f"{x:+,.{digits}f}" if sign else f"{x:,.{digits}f}"
-
-
-def pval(p) -> str:
-    return "-" if _nan(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"
+    return number(x, digits, sign, grouped=True)
 
 
 def bare(p) -> str:
     """A p-value in a table cell."""
-    return pval(p).removeprefix("= ")
+    return p_text(p).removeprefix("= ")
 
 
 def md_table(headers: list[str], rows: list[list], right: set[int] | None = None) -> str:
@@ -141,7 +133,7 @@ def matrix_rows(matrix: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame) -> 
         cells = [a]
         for b in names:
             v = matrix.loc[a, b]
-            cells.append("" if _nan(v) else f"{pc(v)} {interval(low.loc[a, b], high.loc[a, b])}")
+            cells.append("" if missing(v) else f"{pc(v)} {interval(low.loc[a, b], high.loc[a, b])}")
         rows.append(cells)
     return ["policy \\ against"] + names, rows
 
@@ -213,20 +205,20 @@ def _seats_text(report, figures) -> list[str]:
              f"**Verdict.** {report.verdicts['seats']}", "", md_table(headers, rows, set(range(2, 7))), ""]
     if fm.get("withheld"):
         lines.append(f"- First mover: {fm['withheld']}")
-    elif not _nan(fm["first_mover_win_rate"]):
+    elif not missing(fm["first_mover_win_rate"]):
         lines.append(f"- First mover (whoever moved first in a {m['unit']}): wins {pc(fm['first_mover_win_rate'])} "
                      f"{interval(fm['first_mover_win_ci_low'], fm['first_mover_win_ci_high'])}; advantage over the "
                      f"fair share {pts(fm['advantage'])} points "
                      f"{interval(fm['advantage_ci_low'], fm['advantage_ci_high'], pts)} "
                      f"({fm['first_mover_units']:,} {plural(m['unit'])}; adjusted p "
-                     f"{pval(fm.get('advantage_p_adjusted'))}).")
+                     f"{p_text(fm.get('advantage_p_adjusted'))}).")
     else:
         lines.append("- First mover: this game's record does not say who moved first.")
     lines.append(f"- Balance (Ludii: 1 minus the largest gap between seats): {num(bal['balance'], 3)} "
                  f"{interval(bal['balance_ci_low'], bal['balance_ci_high'], lambda x: num(x, 3))} "
                  f"(conservative simultaneous interval).")
     lines.append(f"- Test across {part['what']}s: {test['test']}: chi2 = {num(test['statistic'], 2)}, "
-                 f"{test['df']} df, p {pval(test['p_value'])}, adjusted p {pval(test.get('p_adjusted'))}. "
+                 f"{test['df']} df, p {p_text(test['p_value'])}, adjusted p {p_text(test.get('p_adjusted'))}. "
                  f"{ran['test_method']}")
     return lines + _figure(figures, "seats", "win share per seat against the fair share")
 
@@ -276,9 +268,9 @@ def _rules_text(report, figures) -> list[str]:
     groups = part["groups"]
     if not groups.empty:
         rows = [[r.setting, r.value, r.group, r.policies, pc(r.win_mean), interval(r.win_ci_low, r.win_ci_high),
-                 "" if _nan(r.win_diff) else pts(r.win_diff),
-                 "" if _nan(r.win_diff) else interval(r.win_diff_ci_low, r.win_diff_ci_high, pts),
-                 "" if _nan(r.win_diff) else bare(r.win_diff_p_adjusted)]
+                 "" if missing(r.win_diff) else pts(r.win_diff),
+                 "" if missing(r.win_diff) else interval(r.win_diff_ci_low, r.win_diff_ci_high, pts),
+                 "" if missing(r.win_diff) else bare(r.win_diff_p_adjusted)]
                 for r in groups.itertuples()]
         lines += ["", f"<details><summary>Every {what} under every value (vary's table)</summary>", "",
                   md_table(["setting", "value", what, "policy", "win share", "95% interval", "change (points)",
@@ -362,40 +354,23 @@ def render_html(report) -> str:
 
 # ---------------------------------------------------------------------- JSON
 
-def plain(v):
-    """JSON-ready: numpy scalars as Python numbers, NaN and infinities as null, frames as rows."""
-    if isinstance(v, pd.DataFrame):
-        return [plain(r) for r in v.to_dict("records")]
-    if isinstance(v, dict):
-        return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [plain(x) for x in v]
-    if isinstance(v, (np.bool_, bool)):
-        return bool(v)
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, (np.floating, float)):
-        return float(v) if math.isfinite(v) else None
-    return v
-
-
 def report_dict(report) -> dict:
-    out = {"meta": plain(report.meta), "verdicts": dict(report.verdicts)}
+    out = {"meta": jsonable_tree(report.meta), "verdicts": dict(report.verdicts)}
     p = report.parts
     if "tests" in p:
-        out["tests"] = plain(p["tests"]["frame"])
+        out["tests"] = jsonable_tree(p["tests"]["frame"])
     if "seats" in p:
         s = p["seats"]
-        out["seats"] = plain({"table": s["frame"], "test": s["test"], "fair_share": s["fair_share"],
+        out["seats"] = jsonable_tree({"table": s["frame"], "test": s["test"], "fair_share": s["fair_share"],
                               "first_mover": s["first_mover"], "balance": s["balance"],
                               "length_mean": s["length_mean"], "completed": s["completed"], "aborted": s["aborted"]})
     if "players" in p:
         s = p["players"]
         out["players"] = {"skipped": s["skipped"]} if "skipped" in s else \
-            plain({"table": s["frame"], "seats": s["seats"], "policy": s["policy"]})
+            jsonable_tree({"table": s["frame"], "seats": s["seats"], "policy": s["policy"]})
     if "rules" in p:
         s = p["rules"]
-        out["rules"] = plain({"table": s["frame"], "groups": s["groups"], "skipped": s["skipped"]})
+        out["rules"] = jsonable_tree({"table": s["frame"], "groups": s["groups"], "skipped": s["skipped"]})
     if "policies" in p:
         s = p["policies"]
         if "skipped" in s:
@@ -403,7 +378,7 @@ def report_dict(report) -> dict:
         else:
             h2h = pd.concat([f.stack().rename(n) for f, n in ((s["matrix"], "win_share"), (s["ci_low"], "ci_low"),
                                                                (s["ci_high"], "ci_high"))], axis=1).reset_index()
-            out["policies"] = plain({"head_to_head": h2h, "pairs": s["pairs"], "ratings": s["ratings"],
+            out["policies"] = jsonable_tree({"head_to_head": h2h, "pairs": s["pairs"], "ratings": s["ratings"],
                                      "fit": s.get("fit"), "equilibrium": s.get("equilibrium"), "same": s.get("same"),
                                      "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"]})
     return out

@@ -10,7 +10,6 @@ no temporary file behind.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -19,6 +18,7 @@ import threading
 from pathlib import Path
 
 from analyser.errors import UserError
+from analyser.io.jsonable import dumps
 from analyser.io.results_file import check_target
 
 
@@ -76,7 +76,7 @@ def write_report(report, path: Path) -> Path:
             fig.savefig(tmp_dir / f"{name}.png")
             links[name] = f"{figures_dir.name}/{name}.png"
         tmp_md.write_text(report.markdown(links), encoding="utf-8")
-        tmp_json.write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        tmp_json.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
         with _no_interrupt():
             if figures_dir.exists():
                 os.replace(figures_dir, old_dir)
