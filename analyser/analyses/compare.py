@@ -55,15 +55,16 @@ import pandas as pd
 
 from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
-from analyser.engine.pipeline import Gather, Plan, check_chunk_size, execute, first_unit, run_meta
-from analyser.engine.progress import in_notebook
+from analyser.engine.pipeline import Gather, Plan, execute, run_meta
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
     STOP_RULE,
     Precision,
     batch_plan,
+    check_chunk_size,
     check_precision,
+    first_unit,
     one_count,
     stop_text,
 )
@@ -71,7 +72,7 @@ from analyser.errors import UserError
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import jsonable_tree, rows
 from analyser.io.numbers import num, p_text, plural, points
-from analyser.io.results_file import check_target, read_results, write_frame
+from analyser.io.results_file import read_results, write_frame
 from analyser.stats.intervals import Z95
 from analyser.stats.paired import (
     PairedTally,
@@ -227,8 +228,6 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
         got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
         raise UserError(f"compare takes exactly two policies, A and B, not {got}")
     chunk_size = check_chunk_size(chunk_size)
-    if progress is None:
-        progress = in_notebook()
     base = RunConfig.build(game, players, policies[0], 1, seed, rules, 0, None, unit)   # game, players, rules
     unit_name = base.game.unit
     count, cap = batch_plan(count, precision, max_deals, unit_name)
@@ -239,8 +238,6 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
                                rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
     meta = _metadata(configs[0], seats, streams, name, precision, cap, is_team_game(seat_groups(teams)))
     meta["same_policy"] = same_policy(configs[0].seats[seats[0].index("A")], configs[0].seats[seats[0].index("B")])
-    if out is not None:
-        check_target(Path(out))
     a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
     b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
     tally = PairedTally(len(seats), kinds_of(seats))

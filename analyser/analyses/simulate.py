@@ -22,7 +22,7 @@ import math
 from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
-from analyser.engine.config import MAX_INDEX, RunConfig, whole_number
+from analyser.engine.config import MAX_INDEX, RunConfig
 from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.stopping import (
@@ -30,6 +30,7 @@ from analyser.engine.stopping import (
     FIXED,
     STOP_RULE,
     Precision,
+    batch_plan,
     check_precision,
     one_count,
     stop_text,
@@ -86,9 +87,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
         return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
                    out=out)
     precision = check_precision(precision)
-    cap = whole_number(max_deals, "--max-deals", 1)
-    if config.deals > cap:
-        raise UserError(f"the first batch ({config.deals:,}) is more than --max-deals ({cap:,})")
+    _, cap = batch_plan(config.deals, precision, max_deals, config.game.unit)
     if not isinstance(rerun, bool):
         raise UserError(f"rerun must be True or False, not {rerun!r}")
     if rerun and config.first_deal + 2 * cap > MAX_INDEX + 1:

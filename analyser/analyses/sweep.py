@@ -87,15 +87,14 @@ import pandas as pd
 
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.pipeline import Gather, LocalExecutor, Plan, check_chunk_size, execute, first_unit
-from analyser.engine.progress import in_notebook
-from analyser.engine.stopping import batch_plan, one_count
+from analyser.engine.pipeline import Gather, LocalExecutor, Plan, execute
+from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
 from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
 from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import general, hundred, p_short, percent, plural
-from analyser.io.results_file import check_target, read_results, write_frame
+from analyser.io.results_file import read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci
 from analyser.stats.multiple import holm, mean_p
 
@@ -520,8 +519,6 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     """
     count = one_count(n, deals, "deal")
     chunk_size = check_chunk_size(chunk_size)
-    if progress is None:
-        progress = in_notebook()
     spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
     base = RunConfig.build(game, players, spec.default_policy, 1, seed, rules, 0, None, unit)  # players, rules, seed
     count, _ = batch_plan(count, None, None, spec.unit)
@@ -535,8 +532,6 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     homes, scheme = sweep_arrangements(base.game.team_of(base.players),
                                        ["swept" if i == plan.seat else p.label() for i, p in enumerate(plan.seats)])
     positions = [ids.index(plan.seat) for ids in homes]
-    if out is not None:
-        check_target(Path(out))
 
     def group(setting: SeatPolicy, run_seed: int) -> tuple:
         """The arrangements of the line-up with the swept seat at ``setting``, on seed ``run_seed``."""

@@ -89,14 +89,15 @@ from analyser.analyses.seatings import (
 )
 from analyser.engine import pipeline
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
-from analyser.engine.pipeline import Gather, check_chunk_size, execute, first_unit, run_meta
-from analyser.engine.progress import in_notebook
+from analyser.engine.pipeline import Gather, execute, run_meta
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
     Precision,
     batch_plan,
+    check_chunk_size,
     check_precision,
+    first_unit,
     one_count,
     stop_text,
 )
@@ -104,7 +105,7 @@ from analyser.errors import UserError
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import rows
 from analyser.io.numbers import plural
-from analyser.io.results_file import check_target, read_results, write_frame
+from analyser.io.results_file import read_results, write_frame
 from analyser.stats.intervals import Z95, exact, floored_var
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
 from analyser.stats.nash import METHOD as NASH
@@ -337,8 +338,6 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
         raise UserError(f"a tournament needs at least {MIN_POLICIES} policies, not {got}")
     chunk_size = check_chunk_size(chunk_size)
     bootstrap = whole_number(bootstrap, "the bootstrap replicates", 0, MAX_BOOTSTRAP)
-    if progress is None:
-        progress = in_notebook()
     singles = [RunConfig.build(game, players, p, 1, seed, rules, 0, None, unit) for p in policies]
     base = singles[0]
     labels = [c.seats[0].label() for c in singles]
@@ -355,8 +354,6 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     configs = [[RunConfig.build(game, base.players, [policies[i] for i in who], cap, seed, rules, first_deal, ids,
                                 unit) for who, ids in row] for row in plan.rows]
     meta = _metadata(base, singles, labels, plan, precision, cap)
-    if out is not None:
-        check_target(Path(out))
     sizes = [len(row) for row in configs]
     schedule = pipeline.Plan.of([c for row in configs for c in row], count, chunk_size,
                                 f"{base.game.name} x{base.players}, {plan.label}", per=plan.per)

@@ -30,13 +30,12 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
-from analyser.engine.pipeline import Gather, Plan, check_chunk_size, execute, first_unit
-from analyser.engine.progress import in_notebook
-from analyser.engine.stopping import batch_plan, one_count
+from analyser.engine.pipeline import Gather, Plan, execute
+from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import hundred, plural
-from analyser.io.results_file import check_target, read_results, write_frame
+from analyser.io.results_file import read_results, write_frame
 from analyser.stats.effects import EffectTally, effect_table, outcome_groups
 
 KIND = "vary"
@@ -111,11 +110,8 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     spec, names = _setting(base.game, setting, rules)
     values = _values(spec, values)
     chunk_size = check_chunk_size(chunk_size)
-    progress = in_notebook() if progress is None else progress
     configs = [RunConfig.build(base.game, base.players, list(base.seats), count, seed,
                                {**(rules or {}), spec.name: spec.show(v)}, first_deal, None, None) for v in values]
-    if out is not None:
-        check_target(Path(out))
     groups = outcome_groups(base.game, base.players)
     tally = EffectTally(len(values), groups)
     plan = Plan.of(configs, count, chunk_size, f"{base.game.name}: {spec.name}")

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.progress import preparing, progress_bar
-from analyser.engine.stopping import FIXED
+from analyser.engine.config import DEFAULT_CHUNK, RunConfig
+from analyser.engine.progress import in_notebook, preparing, progress_bar
+from analyser.engine.stopping import FIXED, check_chunk_size
 from analyser.errors import Interrupted, UserError
 from analyser.io.numbers import plural
 
@@ -39,12 +39,6 @@ def chunks(first: int, count: int, size: int):
     """``(start, n)`` pieces covering units first .. first + count - 1."""
     for start in range(0, count, size):
         yield first + start, min(size, count - start)
-
-
-def check_chunk_size(chunk_size) -> int:
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
-    return chunk_size
 
 
 def set_threads(threads: int | None) -> int:
@@ -171,7 +165,6 @@ class Plan:
         return sum(len(g) for g in self.groups)
 
 
-
 class Sink:
     """What takes a plan's finished chunks. ``add`` gets each chunk with the records of every
     configuration of its group; ``close`` is called once the plan is played, ``discard`` when
@@ -199,10 +192,15 @@ def file_note(path, existed: bool) -> str:
 
 class Gather(Sink):
     """A sink that hands each chunk to ``add(chunk, records)`` (an analysis's tally). ``out``, the
-    file the analysis saves its result to once the plan is played, is named by the Ctrl-C message."""
+    file the analysis saves its result to once the plan is played, is checked now (before any
+    compiling) and named by the Ctrl-C message."""
 
     def __init__(self, add, out=None):
+        from analyser.io.results_file import check_target
+
         self.add, self.out = add, out
+        if out is not None:
+            check_target(Path(out))
         self.existed = out is not None and Path(out).exists()
 
     def note(self) -> str:
@@ -257,11 +255,13 @@ class RunStats:
     stop: dict = field(default_factory=dict)
 
 
-def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, progress: bool = False,
+def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, progress: bool | None = None,
             executor: LocalExecutor | None = None) -> RunStats:
     """Play ``plan`` into ``sink`` until ``stop`` says stop (see the module docstring); an
-    ``executor`` given keeps its compiled engines for the next plan. Ctrl-C discards the
-    sink's partial output and raises Interrupted with what was played."""
+    ``executor`` given keeps its compiled engines for the next plan. ``progress``: bars
+    (default: in a notebook). Ctrl-C discards the sink's partial output and raises
+    Interrupted with what was played."""
+    progress = in_notebook() if progress is None else progress
     stats = RunStats(threads=set_threads(threads))
     unit, groups = plan.game.unit, len(plan.groups)
     finished_groups = units_played = 0
@@ -307,8 +307,3 @@ def run_meta(run: RunStats, stop) -> dict:
     return {"deals": run.units, "stop": run.stop, "batches": list(stop.batches), "threads": run.threads,
             "seconds": run.seconds, "simulation_seconds": run.simulation_seconds, "plays": run.plays,
             "plays_per_second": run.plays / run.seconds if run.seconds > 0 else None}
-
-
-def first_unit(first_deal, unit: str, most: int) -> int:
-    """The first unit of a run of at most ``most`` units: a whole number leaving room for them."""
-    return whole_number(first_deal, f"the first {unit}", 0, MAX_INDEX - most + 1)

@@ -1,4 +1,5 @@
-"""How many units a run plays: the count arguments every command checks alike, and the stop rules.
+"""How many units a run plays: the count arguments every command checks alike (the count,
+the first unit, the chunk size, a precision target and its cap), and the stop rules.
 
 A stop rule is asked after each batch how many units to add (0: stop) and, at
 the end, for the stop's record (``result``), which the results carry.
@@ -19,7 +20,7 @@ import math
 import numbers
 from collections.abc import Callable
 
-from analyser.engine.config import whole_number
+from analyser.engine.config import MAX_INDEX, whole_number
 from analyser.errors import UserError
 from analyser.io.jsonable import jsonable
 from analyser.io.numbers import plural
@@ -37,6 +38,17 @@ def one_count(n, deals, unit: str):
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of {plural(unit)} once (n={n!r}, deals={deals!r})")
     return n if n is not None else deals
+
+
+def check_chunk_size(chunk_size) -> int:
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise UserError(f"chunk size must be a whole number of at least 1, not {chunk_size!r}")
+    return chunk_size
+
+
+def first_unit(first_deal, unit: str, most: int) -> int:
+    """The first unit of a run of at most ``most`` units: a whole number leaving room for them."""
+    return whole_number(first_deal, f"the first {unit}", 0, MAX_INDEX - most + 1)
 
 
 def check_precision(precision) -> float | None:
