@@ -87,7 +87,7 @@ def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, s
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
 
 
-@njit(SIMULATE_SIG, parallel=True, cache=True)
+@njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)
 def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
     """Play matches first .. first + len(out) - 1 into ``out``."""
     n = out.size

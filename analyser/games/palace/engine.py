@@ -73,7 +73,7 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, str
 
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
 
-@njit(SIMULATE_SIG, parallel=True, cache=True)   # an explicit signature and prange: no kernel
+@njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)   # an explicit signature and prange: no kernel
 def simulate_nb(seed, first_deal, players, settings, policies, params, streams, out):
     """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
     n = out.size

@@ -66,7 +66,7 @@ def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
 
 
-@njit(SIMULATE_SIG, parallel=True, cache=True)
+@njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)
 def simulate_nb(seed, first, players, settings, policies, params, streams, out):
     """Play matches first .. first + len(out) - 1 into ``out`` (``players`` is always 2)."""
     n = out.size
