@@ -118,7 +118,7 @@ def illegal_action_seat(code: int) -> Callable[[np.ndarray], int | None]:
 POLICY_SIGNATURE = ("pub", "pv", "legal", "params")
 ILLEGAL_ACTION_SEAT = illegal_action_seat(ERROR.ILLEGAL_ACTION)
 # The entry points a game's package supplies under these names when its spec does not name them.
-ENTRY_POINTS = {"simulate": "engine:simulate_nb", "trace": "trace:trace_unit", "trace_text": "trace_text:render"}
+ENTRY_POINTS = {"simulate": "engine:simulate", "trace": "trace:trace_unit", "trace_text": "trace_text:render"}
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ class GameSpec:
       kit() -> the hooks of the shared test kit (analyser.games.kit.GameKit).
 
     A game laid out as the built-in ones are names its ``package`` and leaves the
-    first three out: they are ``<package>.engine:simulate_nb``, ``<package>.trace:trace_unit``
+    first three out: they are ``<package>.engine:simulate``, ``<package>.trace:trace_unit``
     and ``<package>.trace_text:render`` (ENTRY_POINTS), loaded on first use. The
     policy signature and policy_error default to the built-in games' (POLICY_SIGNATURE,
     and the ``error``/``error_seat`` fields of analyser.kernels.outcome.STATUS_COUNTERS).

@@ -49,6 +49,5 @@ GAME = GameSpec(
         Column("tiebreak", "ties broken by tokens", kind="rate", per="unit"),
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
-    simulate=lazy("analyser.games.enemy_anemone.engine:simulate"),
     kit=lazy("analyser.games.enemy_anemone.kit:AnemoneKit"),
 )

@@ -8,8 +8,9 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
+from analyser.games.dispatch import with_kinds
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
-from analyser.games.enemy_anemone.dispatch import policy_kinds
+from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
@@ -98,6 +99,4 @@ def simulate_nb(seed, first, players, settings, policies, kinds, params, streams
         _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
 
 
-def simulate(seed, first, players, settings, fns, params, streams, out):
-    """GameSpec.simulate: simulate_nb, with each seat's built-in policy called directly (dispatch.py)."""
-    simulate_nb(seed, first, players, settings, fns, policy_kinds(fns), params, streams, out)
+simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

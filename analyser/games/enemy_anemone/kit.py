@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.dispatch import policy_kinds
 from analyser.games.enemy_anemone.constants import MAX_PLAYERS, N_CARDS, N_TOKENS, POINTS, SETTING
-from analyser.games.enemy_anemone.dispatch import policy_kinds
+from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
@@ -97,7 +98,7 @@ class AnemoneKit(GameKit):
         return settings["max_actions"]
 
     def play(self, seed, unit, players, settings, fns, params, streams):
-        kinds = policy_kinds(fns)
+        kinds = policy_kinds(fns, BUILT_IN)
 
         def playout(pubs, privs, hids):
             return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)

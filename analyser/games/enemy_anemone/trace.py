@@ -11,8 +11,9 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.common import result_seats, run_trace
+from analyser.games.dispatch import policy_kinds
 from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FROM, card_name
-from analyser.games.enemy_anemone.dispatch import policy_kinds
+from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_match_nb
@@ -70,7 +71,7 @@ def decode_log(log: np.ndarray, players: int) -> list[dict]:
 def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every hand's moves, the result."""
     hands = int(settings[3])
-    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns), params, streams),
+    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams),
                          64 + LOG_PER_HAND * hands, RECORD_DTYPE)
     rec = out[0]
     events = decode_log(log, players)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.dispatch import policy_kinds
 from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
+from analyser.games.olenon.dispatch import BUILT_IN
 from analyser.games.olenon.rules import begin_match_nb, step_nb
 from analyser.games.olenon.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
@@ -101,8 +103,10 @@ class OlenonKit(GameKit):
         return settings["max_actions"] * (2 * settings["rounds"] - 1)
 
     def play(self, seed, unit, players, settings, fns, params, streams):
+        kinds = policy_kinds(fns, BUILT_IN)
+
         def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, settings, fns, params, streams, pubs, privs, hids)
+            return playout_nb(seed, unit, settings, fns, kinds, params, streams, pubs, privs, hids)
 
         size = min(self.cap(players, {"max_actions": int(settings[SETTING.MAX_ACTIONS]),
                                       "rounds": int(settings[SETTING.ROUNDS])}), 20_000) + 2
@@ -113,9 +117,9 @@ class OlenonKit(GameKit):
 _BYTES = types.uint8[:, ::1]
 
 
-@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1], types.float64[:, ::1],
                   types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hids):
+def playout_nb(seed, unit, settings, policies, kinds, params, streams, pubs, privs, hids):
     """Play a match as simulate does, keeping the records after the setup and every
     action in row i of pubs, privs and hids; returns how many rows."""
     pub, priv, hid, legal = new_state_nb()
@@ -130,4 +134,4 @@ def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hid
         n += 1
         if over or n == pubs.shape[0]:
             return n
-        over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

@@ -24,6 +24,7 @@ from analyser.games.olenon.constants import (
     SETTING,
     TABLE,
 )
+from analyser.games.olenon.dispatch import decide_nb, reads_legal_nb
 from analyser.kernels.bits import BIT, NONE, lowest_nb, mark_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
@@ -236,7 +237,7 @@ def fail_nb(pb, hd, seat):
 
 
 @inline_kernel
-def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """One action by the seat to act, then whatever follows from it (the trick's
     end, going out, the next round); returns True when the match is over
     (won, capped or stopped by an illegal action)."""
@@ -253,9 +254,11 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     if mask & (mask - np.uint64(1)) == NONE:     # one legal action: no decision
         a = lowest_nb(mask)
     else:
-        mark_nb(legal, mask, LEGAL_SIZE // 8)
+        kind = kinds[seat]
+        if reads_legal_nb(kind):
+            mark_nb(legal, mask, LEGAL_SIZE // 8)
         hd["decisions"] += 1
-        a = policies[seat](pb, pv, legal, params[seat])
+        a = decide_nb(kind, policies, seat, pb, pv, legal, params[seat])
         if a < 0 or a >= ACTION.COUNT or mask & BIT[a] == NONE:
             return fail_nb(pb, hd, seat)
     hd["actions"] += 1
@@ -278,8 +281,8 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
 
 
 @kernel
-def play_match_nb(seed, unit, settings, policies, params, streams, pub, priv, hid, legal, log):
+def play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
     """The one place a match is played, for simulation and traces alike."""
     begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
         pass

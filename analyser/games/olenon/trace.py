@@ -9,11 +9,13 @@ their values, 0..6.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from analyser.errors import UserError
 from analyser.games.common import result_seats, run_trace
+from analyser.games.dispatch import policy_kinds
 from analyser.games.olenon.constants import EVENT, HAND, MAX_ROUNDS, PLAYERS, REASON_NAMES, SETTING
+from analyser.games.olenon.dispatch import BUILT_IN
 from analyser.games.olenon.engine import RECORD_T, record_nb
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.rules import play_match_nb
@@ -21,16 +23,16 @@ from analyser.games.olenon.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
 from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T, types.int64[::1])
 MAX_LOG = 1 << 23         # words (32 MB): a trace of a match capped at a million actions a round stops here
 LOG_PER_ACTION = 12      # the most words an action's events take (a replace, or a pass ending the trick)
 
 
 @njit(TRACE_SIG, cache=True)
-def trace_nb(seed, unit, players, settings, policies, params, streams, log, out):
+def trace_nb(seed, unit, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
-    play_match_nb(seed, unit, settings, policies, params, streams, pub, priv, hid, legal, log)
+    play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     record_nb(out[0], unit, pub, hid)
 
 
@@ -65,8 +67,8 @@ def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     rounds = min(int(settings[SETTING.ROUNDS]) * 2 - 1, MAX_ROUNDS)
     words = 256 + rounds * LOG_PER_ACTION * (int(settings[SETTING.MAX_ACTIONS]) + 8)
-    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, params, streams), min(words, MAX_LOG),
-                         RECORD_DTYPE)
+    args = (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams)
+    log, out = run_trace(trace_nb, args, min(words, MAX_LOG), RECORD_DTYPE)
     rec = out[0]
     if log[0] + HEAD + MAX_EVENT_VALUES > log.size:
         raise UserError(f"match {unit} is too long to trace in full ({log.size:,} log words); "

@@ -7,9 +7,11 @@ for traces alike, so a trace is exactly the game the simulation played.
 """
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
+from analyser.games.dispatch import with_kinds
 from analyser.games.palace.constants import ERROR, MAX_PLAYERS
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import new_game_nb, play_out_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
@@ -50,14 +52,14 @@ def record_nb(rec, unit, pub, hid):
     rec["turns"] = hd["turns"]
 
 @kernel
-def play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
-    new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+def play_deal_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+    new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     if hid[0]["error"] != ERROR.NONE:
         return
-    play_out_nb(policies, params, settings, pub, priv, hid, legal, log)
+    play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log)
 
 @njit(cache=True)   # not a kernel: it allocates the block's buffers (NRT)
-def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, streams, out):
+def _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, params, streams, out):
     """Deals lo .. hi - 1, on buffers of this block's own.
 
     ``params`` and ``settings`` are copied too: a policy compiled with reference
@@ -68,17 +70,21 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, str
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_deal_nb(seed, first_deal + i, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+        play_deal_nb(seed, first_deal + i, players, settings, policies, kinds, params, streams, pub, priv, hid, legal,
+                     log)
         record_nb(out[i], first_deal + i, pub, hid)
 
-SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
 
 @njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)   # an explicit signature and prange: no kernel
-def simulate_nb(seed, first_deal, players, settings, policies, params, streams, out):
+def simulate_nb(seed, first_deal, players, settings, policies, kinds, params, streams, out):
     """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first_deal, lo, hi, players, settings, policies, params, streams, out)
+        _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, params, streams, out)
+
+
+simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.dispatch import policy_kinds
 from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
@@ -95,8 +97,10 @@ class PalaceKit(GameKit):
         return settings["max_actions"]
 
     def play(self, seed, unit, players, settings, fns, params, streams):
+        kinds = policy_kinds(fns, BUILT_IN)
+
         def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, players, settings, fns, params, streams, pubs, privs, hids)
+            return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)
 
         return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS,
                                   int(settings[_MAX_ACTIONS]) + 2, PalacePosition, settings)
@@ -105,14 +109,15 @@ class PalaceKit(GameKit):
 _BYTES = types.uint8[:, ::1]
 
 
-@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
+                  types.float64[:, ::1],
                   types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, privs, hids):
+def playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
     """Play a game as stepwise does, keeping the records after the setup and every
     action in row i of pubs, privs and hids; returns how many rows."""
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
-    stepwise.new_game(seed, unit, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+    stepwise.new_game(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     over = hid[0]["aborted"]           # an illegal swap ends the game at the setup
     n = 0
     while True:
@@ -122,6 +127,6 @@ def playout_nb(seed, unit, players, settings, policies, params, streams, pubs, p
         n += 1
         if over or n == pubs.shape[0]:
             return n
-        over = stepwise.step(policies, params, settings, pub, priv, hid, legal, log)
+        over = stepwise.step(policies, kinds, params, settings, pub, priv, hid, legal, log)
 
 

@@ -24,8 +24,7 @@ from numba import njit
 
 from analyser.games.palace.catalog import VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, MAX_SLOTS, N_RANKS, PHASE, RANK, SOURCE
-from analyser.games.palace.rules import legal_words_nb
-from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG
+from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG, legal_words_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import below_nb, uniform_choice_nb
 

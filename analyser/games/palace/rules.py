@@ -26,7 +26,8 @@ from analyser.games.palace.constants import (
     SOURCE,
 )
 from analyser.games.palace.cycles import watch_nb
-from analyser.games.palace.state import PLAY_WORDS
+from analyser.games.palace.dispatch import decide_nb
+from analyser.games.palace.state import PLAY_WORDS, legal_words_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.records import illegal_action_nb, reset_nb
@@ -152,7 +153,7 @@ def log_swap_nb(pb, pv, seat, log):
 
 
 @inline_kernel
-def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi):
+def ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi):
     """Ask the seat's policy when there is a choice (else play ``only``); check its
     answer. The phase's actions are lo..hi-1: checking the range as well as the
     mask keeps a policy that wrote into the mask from reaching the other phase's
@@ -160,7 +161,7 @@ def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi
     if n_legal == 1:
         return only
     hd["decisions"] += 1
-    a = policies[seat](pb, priv[seat], legal, params[seat])
+    a = decide_nb(kinds[seat], policies, seat, pb, priv[seat], legal, params[seat])
     if a < lo or a >= hi or not legal[a]:
         illegal_action_nb(hd, seat)
         return -1
@@ -168,7 +169,7 @@ def decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi
 
 
 @kernel
-def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
+def swap_phase_nb(policies, kinds, params, pb, priv, hd, legal, log):
     """Everyone swaps at once (rule book: Swap): each seat decides from the dealt table.
 
     The seats are asked one after another, each until it says done, on the
@@ -189,8 +190,8 @@ def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
             n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
-            a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP,
-                          ACTION.COUNT)
+            a = ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP,
+                       ACTION.COUNT)
             if a < 0 or a == ACTION.SWAP_DONE:
                 break
             apply_swap_nb(pb, priv[seat], seat, a)
@@ -318,14 +319,6 @@ def fill_face_up_plays_nb(pb, seat, ranks, legal):
             legal[a] = True
             n += 1
     return n
-
-
-@inline_kernel
-def legal_words_nb(legal):
-    """legal[:56] as uint64 words, PLAY(r, 1..4) of two ranks a word: what
-    fill_play_legal_nb writes through (made once per game there: a view checks
-    its shape each time it is made) and the built-in policies read."""
-    return legal[:8 * PLAY_WORDS].view(np.uint64)
 
 
 @inline_kernel
@@ -545,7 +538,7 @@ def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
 
 
 @inline_kernel
-def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
     """One action by the seat to move. Returns True when the game is over.
     With ``skip_cycles``, a pickup once the draw pile is empty looks for a
     repeating cycle (see cycles.py: every cycle has a pickup)."""
@@ -556,7 +549,7 @@ def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, ski
     seat = pb["seat"] & 7       # & 7: the compiler then knows it is not negative (no index fix-ups)
     pv = priv[seat]
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
-    a = decide_nb(policies, params, pb, priv, hd, seat, legal, n_legal, only, 0, ACTION.SWAP)
+    a = ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, only, 0, ACTION.SWAP)
     if a < 0:
         return True
     hd["actions"] += 1
@@ -573,29 +566,29 @@ def turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, ski
 
 
 @kernel
-def step_nb(policies, params, settings, pub, priv, hid, legal, log):
+def step_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
     """One action by the seat to move (for stepping through a game: every
     action is played, no cycle is skipped). True when it is over."""
-    return turn_nb(policies, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid[0], legal, legal_words_nb(legal),
-                   log, False)
+    return turn_nb(policies, kinds, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid[0], legal,
+                   legal_words_nb(legal), log, False)
 
 
 @kernel
-def play_out_nb(policies, params, settings, pub, priv, hid, legal, log):
+def play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
     """Play turns until the game is over. A simulation (no trace log) skips a
     repeating cycle on its way to the cap, see cycles.py; a trace plays every action."""
     hd = hid[0]
     max_actions = settings[SETTING.MAX_ACTIONS]
     skip_cycles = log.size == 0
     words = legal_words_nb(legal)
-    while not turn_nb(policies, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+    while not turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
         pass
 
 
 @kernel
-def new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
+def new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player: the state before the first play."""
     deal_nb(seed, deal, players, settings, streams, pub, priv, hid)
-    swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
+    swap_phase_nb(policies, kinds, params, pub[0], priv, hid[0], legal, log)
     if hid[0]["error"] == ERROR.NONE:
         start_nb(pub[0], priv, hid[0])

@@ -14,6 +14,7 @@ from numba import njit
 import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
 from analyser.games.palace.records import COUNTERS
+from analyser.kernels.jit import inline_kernel
 from analyser.kernels.signatures import state_types
 
 P, S = MAX_PLAYERS, MAX_SLOTS
@@ -86,3 +87,11 @@ def new_state_nb():
 
 (PUBLIC_T, PRIVATE_T, HIDDEN_T,
  POLICY_SIG, POLICY_T, POLICIES_T) = state_types(PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE, MAX_PLAYERS)
+
+
+@inline_kernel
+def legal_words_nb(legal):
+    """legal[:56] as uint64 words, PLAY(r, 1..4) of two ranks a word: what
+    fill_play_legal_nb writes through (made once per game there: a view checks
+    its shape each time it is made) and the built-in policies read."""
+    return legal[:8 * PLAY_WORDS].view(np.uint64)

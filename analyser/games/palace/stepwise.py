@@ -13,14 +13,14 @@ _STATE = (types.Array(PUBLIC_T, 1, "C"), types.Array(PRIVATE_T, 1, "C"), types.A
           types.boolean[::1], types.int32[::1])
 
 
-@njit(types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T,
+@njit(types.void(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
                  types.float64[:, ::1], types.int64[::1], *_STATE), cache=True)
-def new_game(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log):
+def new_game(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player."""
-    new_game_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+    new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
 
 
-@njit(types.boolean(POLICIES_T, types.float64[:, ::1], types.int64[::1], *_STATE), cache=True)
-def step(policies, params, settings, pub, priv, hid, legal, log):
+@njit(types.boolean(POLICIES_T, types.int64[::1], types.float64[:, ::1], types.int64[::1], *_STATE), cache=True)
+def step(policies, kinds, params, settings, pub, priv, hid, legal, log):
     """One action by the seat to move; True when the game is over."""
-    return step_nb(policies, params, settings, pub, priv, hid, legal, log)
+    return step_nb(policies, kinds, params, settings, pub, priv, hid, legal, log)

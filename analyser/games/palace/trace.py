@@ -7,10 +7,12 @@ simulate played as deal I with seed S.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from analyser.games.common import run_trace
+from analyser.games.dispatch import policy_kinds
 from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SETTING, SOURCE_NAMES
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import deal_nb
@@ -19,14 +21,14 @@ from analyser.kernels.cards import card_names
 from analyser.kernels.eventlog import read_events
 from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T, types.int64[::1])
 
 
 @njit(TRACE_SIG, cache=True)   # allocates the state, with an explicit signature: no kernel
-def trace_nb(seed, deal, players, settings, policies, params, streams, log, out):
+def trace_nb(seed, deal, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
-    play_deal_nb(seed, deal, players, settings, policies, params, streams, pub, priv, hid, legal, log)
+    play_deal_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     record_nb(out[0], deal, pub, hid)
 
 
@@ -70,7 +72,7 @@ def trace_unit(seed, deal, players, settings, fns, params, streams):
     """``(events, record)`` for one deal: setup, swaps, moves and the result."""
     max_actions = int(settings[SETTING.MAX_ACTIONS])
     # every card picked up was played first, so 64 entries an action are plenty
-    log, out = run_trace(trace_nb, (seed, deal, players, settings, fns, params, streams),
+    log, out = run_trace(trace_nb, (seed, deal, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams),
                          MAX_PLAYERS * 1024 + 64 * max_actions, RECORD_DTYPE)
     rec = out[0]
     events = [{"type": "setup", **setup_event(seed, deal, players, settings)}]

@@ -2,13 +2,16 @@
 
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
-cache. Matches are played by rules.play_match_nb, as traces are.
+cache. ``simulate`` is the GameSpec entry point. Matches are played by
+rules.play_match_nb, as traces are.
 """
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
+from analyser.games.dispatch import with_kinds
 from analyser.games.spite_and_malice.constants import PLAYERS
+from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
@@ -51,7 +54,7 @@ def record_nb(rec, unit, pub, hid):
 
 
 @njit(cache=True)
-def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
+def _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out):
     """Matches lo .. hi - 1, on buffers of this block's own (params and settings
     copied too: a shared array's refcount would bounce between threads)."""
     params = params.copy()
@@ -59,19 +62,22 @@ def _block_nb(seed, first, lo, hi, settings, policies, params, streams, out):
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_match_nb(seed, first + i, settings, policies, params, streams, pub, priv, hid, legal, log)
+        play_match_nb(seed, first + i, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
         record_nb(out[i], first + i, pub, hid)
 
 
-SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T)
+SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
 
 
 @njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)
-def simulate_nb(seed, first, players, settings, policies, params, streams, out):
+def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
     """Play matches first .. first + len(out) - 1 into ``out`` (``players`` is always 2)."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, settings, policies, params, streams, out)
+        _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out)
+
+
+simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

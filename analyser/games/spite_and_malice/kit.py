@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from analyser.games.dispatch import policy_kinds
 from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
 from analyser.games.spite_and_malice.constants import (
     ACTION,
@@ -26,6 +27,7 @@ from analyser.games.spite_and_malice.constants import (
     build,
     discard,
 )
+from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.rules import begin_match_nb, step_nb
 from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
@@ -143,8 +145,10 @@ class SpiteKit(GameKit):
         return settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1
 
     def play(self, seed, unit, players, settings, fns, params, streams):
+        kinds = policy_kinds(fns, BUILT_IN)
+
         def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, settings, fns, params, streams, pubs, privs, hids)
+            return playout_nb(seed, unit, settings, fns, kinds, params, streams, pubs, privs, hids)
 
         return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), PLAYERS, 4096,
                                   SpitePosition, settings)
@@ -153,9 +157,9 @@ class SpiteKit(GameKit):
 _BYTES = types.uint8[:, ::1]
 
 
-@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.float64[:, ::1],
+@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1], types.float64[:, ::1],
                   types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hids):
+def playout_nb(seed, unit, settings, policies, kinds, params, streams, pubs, privs, hids):
     """Play a match as simulate does, keeping the records after the setup and every
     decision in row i of pubs, privs and hids; returns how many rows (all of them:
     the buffer was too small)."""
@@ -171,4 +175,4 @@ def playout_nb(seed, unit, settings, policies, params, streams, pubs, privs, hid
         n += 1
         if over or n == pubs.shape[0]:
             return n
-        over = step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

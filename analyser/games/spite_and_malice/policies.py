@@ -35,6 +35,7 @@ from analyser.games.spite_and_malice.constants import (
     SRC_SIDE,
 )
 from analyser.games.spite_and_malice.state import POLICY_SIG
+from analyser.kernels.bits import count_nb, lowest_nb
 from analyser.kernels.jit import inline_kernel
 from analyser.kernels.rng import uniform_choice_nb
 
@@ -47,8 +48,24 @@ def side_top_nb(pb, seat, i):
 
 
 @inline_kernel
-def side_with_nb(pb, seat, value):
-    """A side pile of the seat whose top is ``value``, or -1."""
+def masks_nb(pb, hand, seat):
+    """``(held, tops)``: bit v set when the hand holds a card of value v, and when
+    one of the seat's side tops is v. Asking these is what a chain search does most."""
+    held = 0
+    for v in range(1, N_VALUES + 1):
+        if hand[v] > 0:
+            held |= 1 << v
+    tops = 0
+    for i in range(SIDES):
+        tops |= 1 << side_top_nb(pb, seat, i)
+    return held, tops & ~1
+
+
+@inline_kernel
+def side_with_nb(pb, seat, tops, value):
+    """A side pile of the seat whose top is ``value`` (the first), or -1."""
+    if (tops >> value) & 1 == 0:
+        return -1
     for i in range(SIDES):
         if side_top_nb(pb, seat, i) == value:
             return i
@@ -69,10 +86,10 @@ def helps_nb(pb, seat, b, block):
 
 
 @inline_kernel
-def card_onto_nb(pb, hand, seat, value, b, side_first):
+def card_onto_nb(pb, hand, seat, tops, value, b, side_first):
     """An action playing a card of ``value`` onto pile ``b`` (from a side top or
     the hand, in the order ``side_first`` says), or -1 if neither has one."""
-    i = side_with_nb(pb, seat, value)
+    i = side_with_nb(pb, seat, tops, value)
     if side_first and i >= 0:
         return (SRC_SIDE + i) * 8 + b
     if hand[value] > 0:
@@ -101,31 +118,32 @@ def payoff_nb(pb, seat, block):
 
 
 @inline_kernel
-def chain_nb(pb, hand, seat):
-    """Step 2: the first card of the cheapest chain up to the payoff top, or -1."""
+def chain_nb(pb, hand, seat, held, tops):
+    """Step 2: the first card of the cheapest chain up to the payoff top, or -1. A
+    pile's chain misses the values between it and the payoff top that neither the
+    hand nor a side top holds; Kings fill in for them."""
     t = int(pb["payoff_top"][seat])
-    kings = int(hand[KING]) + (1 if side_with_nb(pb, seat, KING) >= 0 else 0)
+    kings = int(hand[KING]) + ((tops >> KING) & 1)
+    have = held | tops
+    below_top = (1 << t) - 1
     best = -1
     cost = 1 << 20
     for b in range(pb["centre"]):
         v = int(pb["build_len"][b])
         if v + 1 >= t:
             continue
-        missing = 0
-        for w in range(v + 1, t):
-            if hand[w] == 0 and side_with_nb(pb, seat, w) < 0:
-                missing += 1
+        missing = count_nb(below_top & ~((2 << v) - 1) & ~have)     # values v+1 .. t-1 not at hand
         if missing <= kings and missing * 64 + t - v < cost:
             cost = missing * 64 + t - v
             best = b
     if best < 0:
         return -1
-    a = card_onto_nb(pb, hand, seat, int(pb["build_len"][best]) + 1, best, True)
-    return a if a >= 0 else card_onto_nb(pb, hand, seat, KING, best, True)
+    a = card_onto_nb(pb, hand, seat, tops, int(pb["build_len"][best]) + 1, best, True)
+    return a if a >= 0 else card_onto_nb(pb, hand, seat, tops, KING, best, True)
 
 
 @inline_kernel
-def closer_nb(pb, hand, seat, block, dump, kings):
+def closer_nb(pb, hand, seat, tops, block, dump, kings):
     """Step 3: the best build that keeps its pile below the payoff top, a side top
     before a hand card; with ``dump`` any natural card after those (a side top
     first); with ``kings`` a King toward the payoff top last; -1: none."""
@@ -137,7 +155,7 @@ def closer_nb(pb, hand, seat, block, dump, kings):
         toward = need < t
         if not toward and helps_nb(pb, seat, b, block):
             continue
-        i = side_with_nb(pb, seat, need)
+        i = side_with_nb(pb, seat, tops, need)
         s = 0
         a = -1
         if i >= 0 and (toward or dump):
@@ -147,7 +165,7 @@ def closer_nb(pb, hand, seat, block, dump, kings):
             s = (8 if toward else 2) + 1
             a = (SRC_HAND + need) * 8 + b
         elif kings and toward:
-            i = side_with_nb(pb, seat, KING)
+            i = side_with_nb(pb, seat, tops, KING)
             if i >= 0:
                 s, a = 1, (SRC_SIDE + i) * 8 + b
             elif hand[KING] > 0:
@@ -159,19 +177,22 @@ def closer_nb(pb, hand, seat, block, dump, kings):
 
 
 @inline_kernel
-def discard_nb(pb, hand, seat, runs):
+def discard_nb(pb, hand, seat, held, runs):
     """Step 4: the discard with the best side pile for the card, then the highest
     card. ``runs``: a pile whose top is one above the card (a descending run),
     then one of the same value, then an empty pile; otherwise an empty pile, then
     the pile with the highest top. Never a King while the hand holds another card."""
-    others = pb["hand_len"][seat] > hand[KING]
+    if pb["hand_len"][seat] > hand[KING]:
+        held &= ~(1 << KING)
+    sides = (side_top_nb(pb, seat, 0), side_top_nb(pb, seat, 1), side_top_nb(pb, seat, 2),
+             side_top_nb(pb, seat, 3))
     best = -1
     score = -1
-    for v in range(1, N_VALUES + 1):
-        if hand[v] == 0 or (v == KING and others):
-            continue
+    while held:
+        v = lowest_nb(held)          # the values held, lowest first
+        held &= held - 1
         for i in range(SIDES):
-            top = side_top_nb(pb, seat, i)
+            top = sides[i]
             if runs:
                 s = 4 if top == v + 1 else 3 if top == v else 2 if top == 0 else 1 if top > v else 0
                 s = s * 16
@@ -189,12 +210,14 @@ def choose_nb(pb, pv, save_kings, block, runs, dump):
     seat = pb["seat"]
     hand = pv["hand"]
     a = payoff_nb(pb, seat, block)
+    if a >= 0:
+        return a
+    held, tops = masks_nb(pb, hand, seat)
+    a = chain_nb(pb, hand, seat, held, tops)
     if a < 0:
-        a = chain_nb(pb, hand, seat)
+        a = closer_nb(pb, hand, seat, tops, block, dump, not save_kings)
     if a < 0:
-        a = closer_nb(pb, hand, seat, block, dump, not save_kings)
-    if a < 0:
-        a = discard_nb(pb, hand, seat, runs) if pb["hand_len"][seat] > 0 else ACTION.STOP
+        a = discard_nb(pb, hand, seat, held, runs) if pb["hand_len"][seat] > 0 else ACTION.STOP
     return a
 
 

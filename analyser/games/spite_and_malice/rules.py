@@ -33,6 +33,7 @@ from analyser.games.spite_and_malice.constants import (
     SRC_SIDE,
     START_WHY,
 )
+from analyser.games.spite_and_malice.dispatch import decide_nb, reads_legal_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.records import reset_nb
@@ -173,6 +174,44 @@ def legal_nb(pb, hand, seat, legal):
         legal[ACTION.STOP] = True
         n += 1
     return n
+
+
+@inline_kernel
+def legal_action_nb(pb, hand, seat, a):
+    """Whether action ``a`` (0 <= a < ACTION.COUNT) is legal: legal_nb's verdict on one
+    action, for the policies that never read the legal array (dispatch.py)."""
+    if a == ACTION.STOP:
+        return pb["hand_len"][seat] == 0
+    src = a >> 3
+    dst = a & 7
+    if dst >= DST_SIDE:                     # a discard: any hand card onto any own side pile
+        return src >= SIDE_END and hand[src - SRC_HAND] > 0
+    if dst >= pb["centre"]:
+        return False
+    if src == SRC_PAYOFF:
+        c = int(pb["payoff_top"][seat])
+    elif src < SIDE_END:
+        size = pb["side_len"][seat, src - SRC_SIDE]
+        c = int(pb["side"][seat, src - SRC_SIDE, size - 1]) if size > 0 else 0
+    else:
+        c = src - SRC_HAND if hand[src - SRC_HAND] > 0 else 0
+    return c > 0 and (c == KING or c == int(pb["build_len"][dst]) + 1)
+
+
+@inline_kernel
+def tops_build_nb(pb, seat):
+    """Whether the seat's payoff top or a side top fits a build pile (with an empty
+    hand: whether it has any move but to stop)."""
+    fits = 1 << KING
+    for b in range(pb["centre"]):
+        fits |= 1 << (int(pb["build_len"][b]) + 1)
+    if (fits >> int(pb["payoff_top"][seat])) & 1:
+        return True
+    for i in range(SIDES):
+        size = pb["side_len"][seat, i]
+        if size > 0 and (fits >> int(pb["side"][seat, i, size - 1])) & 1:
+            return True
+    return False
 
 
 @inline_kernel
@@ -338,7 +377,7 @@ def fail_nb(pb, hd, seat):
 
 
 @kernel
-def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
+def move_nb(settings, pb, pv, priv, hd, seat, a, log):
     """Apply legal action ``a`` and what it forces; returns GOES_ON, WON, DRAWN or STOPPED.
     After a build, in the rule book's order: a completed pile is shuffled into the
     stock (build_nb), then the win is checked, then an empty hand is refilled
@@ -375,13 +414,13 @@ def move_nb(settings, pb, pv, priv, hd, seat, a, legal, log):
             head = log_event_nb(log, EVENT.REFILL, pb["round"], seat, 0, 0)
             if draw_nb(pb, pv, hd, seat, HAND, head, log):
                 return DRAWN
-        elif legal_nb(pb, pv["hand"], seat, legal) == 1:      # only stop: no legal move
+        elif not tops_build_nb(pb, seat):      # only stop: no legal move
             return end_turn_nb(settings, pb, priv, hd, log)
     return GOES_ON
 
 
 @kernel
-def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """One decision by the seat to act and whatever follows from it (see move_nb; the
     round's end, the next round); returns True when the match is over (won, capped,
     or stopped by an illegal action)."""
@@ -389,12 +428,14 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
     hd = hid[0]
     seat = pb["seat"]
     pv = priv[seat]
-    legal_nb(pb, pv["hand"], seat, legal)
+    kind = kinds[seat]
+    if reads_legal_nb(kind):
+        legal_nb(pb, pv["hand"], seat, legal)
     hd["decisions"] += 1
-    a = policies[seat](pb, pv, legal, params[seat])
-    if a < 0 or a >= ACTION.COUNT or not legal[a]:
+    a = decide_nb(kind, policies, seat, pb, pv, legal, params[seat])
+    if a < 0 or a >= ACTION.COUNT or not legal_action_nb(pb, pv["hand"], seat, a):
         return fail_nb(pb, hd, seat)
-    result = move_nb(settings, pb, pv, priv, hd, seat, a, legal, log)
+    result = move_nb(settings, pb, pv, priv, hd, seat, a, log)
     if result == WON:
         return end_round_nb(settings, streams, pub, priv, hid, seat, ROUND_WHY.WIN, log)
     if result == DRAWN:
@@ -405,8 +446,8 @@ def step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, leg
 
 
 @kernel
-def play_match_nb(seed, unit, settings, policies, params, streams, pub, priv, hid, legal, log):
-    """The one place a match is played, for simulation and traces alike."""
+def play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+    """The one place a match is played, for simulation and traces alike (``kinds``: dispatch.BUILT_IN)."""
     begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
         pass

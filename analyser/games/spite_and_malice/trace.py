@@ -9,10 +9,11 @@ their values, 1..13 (A=1, J=11, Q=12, K=13).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from analyser.errors import UserError
 from analyser.games.common import result_seats, run_trace
+from analyser.games.dispatch import policy_kinds
 from analyser.games.spite_and_malice.constants import (
     EVENT,
     PLAYERS,
@@ -22,6 +23,7 @@ from analyser.games.spite_and_malice.constants import (
     SRC_SIDE,
     START_NAMES,
 )
+from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.engine import RECORD_T, record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_match_nb
@@ -29,16 +31,16 @@ from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
 from analyser.kernels.signatures import trace_signature
 
-TRACE_SIG = trace_signature(POLICIES_T, RECORD_T)
+TRACE_SIG = trace_signature(POLICIES_T, RECORD_T, types.int64[::1])
 FIRST_LOG = 1 << 16       # words; a longer match is traced again with four times the room
 MAX_LOG = 1 << 25         # words (128 MB): a match that needs more is refused
 
 
 @njit(TRACE_SIG, cache=True)
-def trace_nb(seed, unit, players, settings, policies, params, streams, log, out):
+def trace_nb(seed, unit, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
     log[0] = 1
-    play_match_nb(seed, unit, settings, policies, params, streams, pub, priv, hid, legal, log)
+    play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
     record_nb(out[0], unit, pub, hid)
 
 
@@ -85,7 +87,8 @@ def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     words = FIRST_LOG
     while True:
-        log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, params, streams), words, RECORD_DTYPE)
+        log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params,
+                                       streams), words, RECORD_DTYPE)
         if log[0] + HEAD + MAX_EVENT_VALUES <= log.size:
             break
         if words >= MAX_LOG:

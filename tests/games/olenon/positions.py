@@ -48,15 +48,17 @@ NONE_TALK, OPEN = 0, 1                         # talk
 scripted = scripted_policy(POLICY_SIG)
 SCRIPTED = (scripted,) * PLAYERS
 
+POINTERS = np.zeros(PLAYERS, np.int64)       # every seat's policy through its pointer (dispatch.POINTER)
+
 _STEP_SIG = types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], POLICIES_T,
-                          types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1], types.boolean[::1],
-                          types.int32[::1])
+                          types.int64[::1], types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1],
+                          types.boolean[::1], types.int32[::1])
 
 
 @njit(_STEP_SIG, cache=True)
-def step(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """rules.step_nb compiled once for any tuple of policies."""
-    return step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+    return step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
 
 
 @njit(types.uint64(PUBLIC_T[::1], types.int8[::1]), cache=True)
@@ -223,8 +225,8 @@ class Table(StateTable):
         if move is None and raw is None:
             assert len(legal) == 1, f"seat {self.seat} has a choice: {legal}"
         self.params[self.seat, 0] = a
-        over = step(self.seed, self.unit, self.settings, STREAMS, self.policies, self.params, self.pub, self.priv,
-                    self.hid, self.legal, self.log)
+        over = step(self.seed, self.unit, self.settings, STREAMS, self.policies, POINTERS, self.params, self.pub,
+                    self.priv, self.hid, self.legal, self.log)
         if not self.hd["error"]:
             self.check()
         return over

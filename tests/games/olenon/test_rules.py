@@ -21,7 +21,7 @@ from analyser.games.olenon.kit import OlenonKit, legal_actions
 from analyser.games.olenon.records import RECORD_DTYPE
 from analyser.games.olenon.state import new_state_nb
 from analyser.testing.checks import entry, same_records
-from tests.games.olenon.positions import OPEN, STREAMS, Table, action, legal_mask, mask_actions, step
+from tests.games.olenon.positions import OPEN, POINTERS, STREAMS, Table, action, legal_mask, mask_actions, step
 
 KIT = OlenonKit()
 
@@ -506,7 +506,7 @@ def test_a_policy_is_asked_only_with_two_or_more_legal_actions():
     # not asked: the engine passes for it and no decision is counted
     t = Table(["0 1", "1 2", "0 0 5", "3 4"], seat=1, table="6 6", owner=0)
     t.params[1, 0] = put(1, 1)
-    step(1, 0, t.settings, STREAMS, t.policies, t.params, t.pub, t.priv, t.hid, t.legal, t.log)
+    step(1, 0, t.settings, STREAMS, t.policies, POINTERS, t.params, t.pub, t.priv, t.hid, t.legal, t.log)
     assert t.hd["error"] == ERROR.NONE and t.passed()[1] == 6 and t.hd["decisions"] == 0 and t.hd["actions"] == 1
     t.play("0")                                       # seat 2: replace the 6 left with a 0, or pass: a decision
     assert t.hd["decisions"] == 1

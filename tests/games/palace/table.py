@@ -30,7 +30,7 @@ def give_hand(pb, pv, seat, hand) -> None:
 
 def legal_actions(pb, pv, seat, legal):
     """fill_play_legal_nb from Python: (how many, the action when there is one).
-    The word view is rules.legal_words_nb's, made here because a kernel (no
+    The word view is state.legal_words_nb's, made here because a kernel (no
     reference counting) cannot hand a new view back to Python."""
     return fill_play_legal_nb(pb, pv, seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
 
@@ -108,7 +108,8 @@ class Table(StateTable):
         """One step; ``action`` is what the seat's policy answers if it is asked."""
         params = np.zeros((MAX_PLAYERS, 8))
         params[:, 0] = -1 if action is None else action
-        over = stepwise.step((scripted,) * MAX_PLAYERS, params, self.settings, self.pub, self.priv,
+        pointers = np.zeros(MAX_PLAYERS, np.int64)     # every seat through its pointer (dispatch.POINTER)
+        over = stepwise.step((scripted,) * MAX_PLAYERS, pointers, params, self.settings, self.pub, self.priv,
                              self.hid, self.legal, self.log)
         assert self.hid[0]["error"] == 0, "the scripted action was illegal"
         return bool(over)

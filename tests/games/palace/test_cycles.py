@@ -4,9 +4,11 @@ import numpy as np
 import analyser
 from analyser.engine.config import RunConfig
 from analyser.engine.pipeline import ChunkRunner
+from analyser.games.dispatch import policy_kinds
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.cycles import WATCH_FROM, same_position_nb, snapshot_nb
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.rules import deal_nb
 from analyser.games.palace.state import MEMORY, new_state_nb
 from analyser.games.palace.trace import trace_unit
@@ -50,11 +52,12 @@ def test_stepping_plays_every_action_of_a_cycling_game():
     runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, 1, None, deal))
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)         # no trace log, as in a simulation
-    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, runner.params, runner.streams,
+    kinds = policy_kinds(runner.fns, BUILT_IN)
+    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
                       pub, priv, hid, legal, log)
     swaps = hid[0]["actions"]
     steps = 0
-    while not stepwise.step(runner.fns, runner.params, runner.settings, pub, priv, hid, legal, log):
+    while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
         steps += 1
     assert hid[0]["aborted"] and hid[0]["actions"] == 5000
     assert swaps + steps == 5000        # one action a step: nothing skipped

@@ -5,9 +5,11 @@ import numpy as np
 import analyser
 from analyser.engine.config import RunConfig
 from analyser.engine.pipeline import ChunkRunner
+from analyser.games.dispatch import policy_kinds
 from analyser.games.palace import stepwise
 from analyser.games.palace.catalog import MAX_VOLUNTARY, VOLUNTARY_NO_LIMIT
 from analyser.games.palace.constants import ACTION, N_RANKS
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.policies import VOLUNTARY_SLOT, all_of_rank_nb, legal_ranks_nb, lowest_rank_nb
 from analyser.games.palace.state import new_state_nb
 
@@ -49,14 +51,15 @@ def test_pickup_counts_its_voluntary_pickups_in_its_memory_per_game():
     # voluntary pickups of that game (every pickup it chooses is voluntary), the others' memory is untouched
     policies = ["saver", "lowest", "pickup", "saver"]
     runner = ChunkRunner(RunConfig.build("palace", 4, policies, 1, 1, None, 0))
+    kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     counts = []
     for deal in range(25):
-        stepwise.new_game(1, deal, 4, runner.settings, runner.fns, runner.params, runner.streams,
+        stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
                           pub, priv, hid, legal, log)
         assert not priv["memory"].any()
-        while not stepwise.step(runner.fns, runner.params, runner.settings, pub, priv, hid, legal, log):
+        while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
             pass
         assert priv[2]["memory"][VOLUNTARY_SLOT] == hid[0]["voluntary"][2]
         assert not priv[[0, 1, 3]]["memory"].any()
@@ -72,10 +75,11 @@ def test_pickup_without_a_limit_counts_nothing():
     deal = int(np.flatnonzero(r.records["aborted"])[0])
     assert r.records["aborted"].mean() > 0.1
     runner = ChunkRunner(RunConfig.build("palace", 4, [spec], 1, 1, None, deal))
+    kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
-    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, runner.params, runner.streams,
+    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
                       pub, priv, hid, legal, log)
-    while not stepwise.step(runner.fns, runner.params, runner.settings, pub, priv, hid, legal, log):
+    while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
         assert not priv["memory"].any()
     assert hid[0]["voluntary"][:4].sum() > 100

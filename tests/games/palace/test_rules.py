@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 from numba import njit
 
+from analyser.games.dispatch import policy_kinds
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, DRAW_PILE, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE, SOURCE
+from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.policies import lowest_policy
 from analyser.games.palace.rules import apply_swap_nb, deal_nb, fill_swap_legal_nb, start_nb
 from analyser.games.palace.state import POLICY_SIG, new_state_nb
@@ -18,6 +20,7 @@ from analyser.kernels.cards import card_names, rank_value
 from tests.games.palace.table import FACE_DOWN, PICKUP, PLAY, Table
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # policy stream id per seat: the seat number
+POINTERS = np.zeros(MAX_PLAYERS, np.int64)        # every seat's policy through its pointer (dispatch.POINTER)
 
 
 def legal(t):
@@ -616,7 +619,7 @@ def test_new_game_starter_holds_lowest_rank():
     settings = np.array([0, 0, 5000], np.int64)
     for players in (2, 3, 4):
         for deal in range(5):
-            stepwise.new_game(7, deal, players, settings, (_swap_done,) * MAX_PLAYERS, params, STREAMS,
+            stepwise.new_game(7, deal, players, settings, (_swap_done,) * MAX_PLAYERS, POINTERS, params, STREAMS,
                               pub, priv, hid, lg, log)
             pb = pub[0]
             lowest = min(r for s in range(players) for r in range(1, 13) if priv[s]["counts"][r] > 0)
@@ -683,7 +686,8 @@ def test_every_seat_swaps_from_the_dealt_table(players):
     dealt = pub[0]["face_up"].copy()
     log = np.zeros(4096, np.int32)
     log[0] = 1
-    stepwise.new_game(5, 0, players, settings, (_watcher,) * MAX_PLAYERS, params, STREAMS, pub, priv, hid, lg, log)
+    stepwise.new_game(5, 0, players, settings, (_watcher,) * MAX_PLAYERS, POINTERS, params, STREAMS, pub, priv, hid,
+                      lg, log)
     pb = pub[0]
     seen = [_row_code(dealt[s]) for s in range(players)]
     swaps = [e for e in decode_log(log) if e["type"] == "swap"]
@@ -720,9 +724,9 @@ def test_max_actions_cap_aborts_dealt_game():
     params = np.zeros((MAX_PLAYERS, 1))
     settings = np.array([0, 0, 10], np.int64)
     pols = (lowest_policy,) * MAX_PLAYERS
-    stepwise.new_game(3, 0, 4, settings, pols, params, STREAMS, pub, priv, hid, lg, log)
+    stepwise.new_game(3, 0, 4, settings, pols, policy_kinds(pols, BUILT_IN), params, STREAMS, pub, priv, hid, lg, log)
     steps = 0
-    while not stepwise.step(pols, params, settings, pub, priv, hid, lg, log):
+    while not stepwise.step(pols, policy_kinds(pols, BUILT_IN), params, settings, pub, priv, hid, lg, log):
         steps += 1
         assert steps <= 10
     assert hid[0]["aborted"]

@@ -36,7 +36,7 @@ from analyser.games.spite_and_malice.constants import (
     discard,
 )
 from analyser.games.spite_and_malice.kit import SpitePosition, legal_actions
-from analyser.games.spite_and_malice.rules import legal_nb, step_nb
+from analyser.games.spite_and_malice.rules import legal_action_nb, legal_nb, step_nb, tops_build_nb
 from analyser.games.spite_and_malice.state import (
     HIDDEN_T,
     POLICIES_T,
@@ -54,21 +54,38 @@ STREAMS = np.arange(PLAYERS, dtype=np.int64)
 scripted = scripted_policy(POLICY_SIG)
 SCRIPTED = (scripted,) * PLAYERS
 
+POINTERS = np.zeros(PLAYERS, np.int64)       # every seat's policy through its pointer (dispatch.POINTER)
+
 _STEP_SIG = types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], POLICIES_T,
-                          types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1], types.boolean[::1],
-                          types.int32[::1])
+                          types.int64[::1], types.float64[:, ::1], PUBLIC_T[::1], PRIVATE_T[::1], HIDDEN_T[::1],
+                          types.boolean[::1], types.int32[::1])
 
 
 @njit(_STEP_SIG, cache=True)
-def step(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log):
+def step(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """rules.step_nb compiled once for any tuple of policies."""
-    return step_nb(seed, unit, settings, streams, policies, params, pub, priv, hid, legal, log)
+    return step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
 
 
 @njit(types.int64(PUBLIC_T[::1], types.int8[::1], types.int64, types.boolean[::1]), cache=True)
 def engine_legal(pub, hand, seat, legal):
     """rules.legal_nb from Python."""
     return legal_nb(pub[0], hand, seat, legal)
+
+
+@njit(types.boolean[::1](PUBLIC_T[::1], types.int8[::1], types.int64), cache=True)
+def engine_legal_one_by_one(pub, hand, seat):
+    """rules.legal_action_nb for every action, from Python (what dispatch.py's policies are checked by)."""
+    out = np.zeros(ACTION.COUNT, np.bool_)
+    for a in range(ACTION.COUNT):
+        out[a] = legal_action_nb(pub[0], hand, seat, a)
+    return out
+
+
+@njit(types.boolean(PUBLIC_T[::1], types.int64), cache=True)
+def engine_tops_build(pub, seat):
+    """rules.tops_build_nb from Python."""
+    return tops_build_nb(pub[0], seat)
 
 
 def card(text) -> int:
@@ -226,8 +243,8 @@ class Table(StateTable):
             assert a in self.legal_actions(), f"{move} is not legal for seat {self.seat}"
         self.params[self.seat, 0] = a
         before = int(self.pb["round"])
-        over = step(self.seed, self.unit, self.settings, STREAMS, self.policies, self.params, self.pub, self.priv,
-                    self.hid, self.legal, self.log)
+        over = step(self.seed, self.unit, self.settings, STREAMS, self.policies, POINTERS, self.params, self.pub,
+                    self.priv, self.hid, self.legal, self.log)
         if int(self.pb["round"]) != before:         # a new round is dealt from the whole deck
             self.cards = Counter(int(c) for c in DECK)
         if not self.hd["error"]:

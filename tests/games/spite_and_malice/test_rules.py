@@ -13,14 +13,23 @@ import pytest
 
 import analyser
 from analyser.games.registry import get_game
-from analyser.games.spite_and_malice.constants import ACTION, DECK, ERROR, N_CARDS, build, discard
+from analyser.games.spite_and_malice.constants import ACTION, DECK, ERROR, N_CARDS, SIDE_END, build, discard
 from analyser.games.spite_and_malice.engine import record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import begin_match_nb
 from analyser.games.spite_and_malice.state import new_state_nb
 from analyser.kernels.rng import below_nb, shuffle_from_nb, stream_seed_nb
 from analyser.testing.checks import entry
-from tests.games.spite_and_malice.positions import STREAMS, Table, action, cards, engine_legal, settings_row
+from tests.games.spite_and_malice.positions import (
+    STREAMS,
+    Table,
+    action,
+    cards,
+    engine_legal,
+    engine_legal_one_by_one,
+    engine_tops_build,
+    settings_row,
+)
 
 RUN = "A 2 3 4 5 6 7 8 9 10 J"      # a build pile showing J: the next card completes it
 
@@ -410,7 +419,9 @@ def test_a_round_limit_ends_the_match_on_points(points, winner):
 ])
 def test_in_whole_matches_the_engines_legal_moves_are_the_rule_books(rules, policies):
     """At every decision of whole matches the engine's legal_nb equals kit.legal_actions,
-    an independent reading of the rule book (the cards at every action are the kit's playouts check)."""
+    an independent reading of the rule book (the cards at every action are the kit's playouts check),
+    and so do legal_action_nb, asked action by action (how built-in policies' choices are checked),
+    and tops_build_nb (whether a turn with an empty hand goes on)."""
     game = get_game("spite_and_malice")
     kit = game.kit()
     runner = entry(game, 2, policies, rules)
@@ -424,6 +435,8 @@ def test_in_whole_matches_the_engines_legal_moves_are_the_rule_books(rules, poli
             mine = np.zeros(legal.size, np.bool_)
             assert engine_legal(pos.pub, pv["hand"], seat, mine) == legal.sum()
             assert np.array_equal(mine, legal)
+            assert np.array_equal(engine_legal_one_by_one(pos.pub, pv["hand"], seat), legal[:ACTION.COUNT])
+            assert engine_tops_build(pos.pub, seat) == legal[:ACTION.STOP].reshape(-1, 8)[: SIDE_END, :4].any()
             decisions += 1
     assert decisions > 100
 
