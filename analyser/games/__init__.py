@@ -16,7 +16,9 @@ What a game writes (``analyser/games/<game>/``, as the four built-in games do):
   analyser.kernels.records.reset_nb), one step, the whole unit (``play_*_nb``),
   logging through analyser.kernels.eventlog.
 - ``engine.py``: ``record_nb`` (the unit's outcome; the status fields by
-  analyser.kernels.records.record_status_nb), ``_block_nb`` and ``simulate_nb``.
+  analyser.kernels.records.record_status_nb), ``_block_nb``, ``simulate_nb`` and
+  ``simulate`` (the entry point: analyser.games.dispatch.with_kinds).
+- ``dispatch.py``: ``BUILT_IN`` and ``decide_nb`` (analyser.games.dispatch).
 - ``trace.py``: ``trace_nb``, ``decode_log`` and ``trace_unit`` (run through
   analyser.games.common.run_trace); ``trace_text.py``: ``render``.
 - ``catalog.py``/``policies.py``: the policies; ``kit.py``: the test kit's hooks.
@@ -39,6 +41,8 @@ and cost what the game's own copy did.
 What a game gets: GameSpec finds ``simulate``, ``trace`` and ``trace_text`` in
 its ``package`` (registry.ENTRY_POINTS) and defaults ``policy_signature`` to
 ``(pub, pv, legal, params)`` and ``policy_error`` to the seat of the first
-``ILLEGAL_ACTION`` error; a game names one only to differ (Enemy Anemone's
-``simulate`` picks direct calls for built-in policies first).
+``ILLEGAL_ACTION`` error; a game names one only to differ.
+
+How an engine calls its built-in policies directly and any other through its
+pointer: analyser.games.dispatch (each game's ``dispatch.py`` holds its piece).
 """
