@@ -36,7 +36,7 @@ from analyser.games.spite_and_malice.constants import (
 )
 from analyser.games.spite_and_malice.state import POLICY_SIG
 from analyser.kernels.bits import count_nb, lowest_nb
-from analyser.kernels.jit import inline_kernel
+from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import uniform_choice_nb
 
 
@@ -205,7 +205,7 @@ def discard_nb(pb, hand, seat, held, runs):
     return best
 
 
-@inline_kernel
+@kernel   # not inlined: builder and patient share one compiled copy (half the first run's compile time)
 def choose_nb(pb, pv, save_kings, block, runs, dump):
     seat = pb["seat"]
     hand = pv["hand"]
