@@ -68,6 +68,8 @@ import sys
 import time
 from pathlib import Path
 
+from machine import cpu_model
+
 PEER_PLAYER = "CheapShit"
 
 
@@ -111,14 +113,6 @@ def play_palace(policy: str, players: int, count: int) -> dict:
     f = r.figures
     return {"games_per_s": f["simulation_units_per_second"], "end_to_end": f["units_per_second"],
             "aborted_share": f["aborted_share"], "decisions_mean": f["decisions_mean"]}
-
-
-def cpu_model():
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "?"
 
 
 def compare(peer_python: str, games: int, players: int, count: int, rounds: int, seed: int) -> None:

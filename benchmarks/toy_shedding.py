@@ -40,14 +40,13 @@ with aborted games cheap on both sides.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import platform
 import statistics
 import time
-from pathlib import Path
 
 import numba
 import numpy as np
+from machine import cpu_model
 from numba import njit
 
 import analyser
@@ -332,14 +331,6 @@ def run_package(count, cap):
     ups = f["simulation_units_per_second"]
     return {"games_per_s": ups, "decisions_mean": f["decisions_mean"], "length_mean": f["length_mean"],
             "aborted_share": f["aborted_share"], "ns_per_decision": 1e9 / (ups * f["decisions_mean"])}
-
-
-def cpu_model():
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or "?"
 
 
 def main():
