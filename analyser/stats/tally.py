@@ -82,7 +82,16 @@ class Tally:
         return np.array(self.columns[name].values(rec, self.players).T, np.float64, order="C")
 
     def add(self, rec: np.ndarray) -> Tally:
-        """Count a block of records (a structured array of the game's record dtype)."""
+        """Count a block of records (a structured array of the game's record dtype): in one
+        compiled pass over the records (analyser.stats.tally_nb) where it can read them, else
+        by :meth:`add_numpy`; the two give the same bits."""
+        if not self._add_compiled(rec):
+            self.add_numpy(rec)
+        return self
+
+    def add_numpy(self, rec: np.ndarray) -> Tally:
+        """:meth:`add` in numpy: the reference the compiled pass is checked against, and the path
+        for records it cannot read."""
         done = ~rec["aborted"].astype(bool)
         n_done = int(done.sum())
         self.units += rec.size
@@ -124,6 +133,155 @@ class Tally:
             self.first_units += rows.size
             self.first_win_sum += float(w.sum())
             self.first_win_square += float((w * w).sum())
+
+    def prepare(self, dtype: np.dtype) -> None:
+        """Load the compiled pass for records of ``dtype`` now (compiling it the first time), so
+        the first chunk does not wait for it; the tally is left as it was."""
+        fresh = Tally(self.players, self.groups, self.seat_quantities, self.unit_quantities,
+                      columns=self.columns, first_mover=self.first_mover)
+        fresh.add(np.zeros(0, dtype))
+
+    def _add_compiled(self, rec: np.ndarray) -> bool:
+        """add() by analyser.stats.tally_nb.tally_chunk_nb; False (nothing added) where it cannot read
+        the records (see _compiled_layout) or tally_chunk_nb says FALLBACK (a negative length, which numpy's
+        path refuses)."""
+        import numba
+
+        if numba.config.DISABLE_JIT or not isinstance(rec, np.ndarray) or rec.ndim != 1:
+            return False
+        from analyser.stats import tally_nb as nb
+
+        rec = np.ascontiguousarray(rec)
+        layouts = self.__dict__.setdefault("_layouts", {})
+        if rec.dtype not in layouts:
+            layouts[rec.dtype] = self._compiled_layout(rec.dtype, nb)
+        layout = layouts[rec.dtype]
+        if layout is None or rec.ctypes.data % 8:
+            return False
+        n = rec.size
+        raw = rec.view(np.uint8).reshape(-1)
+        views = tuple(raw.view(t) for t in nb.VIEWS)
+        meta = layout["meta"].copy()
+        meta[nb.N] = n
+        pre = np.empty((n, self.players * len(layout["pre"])))
+        for k, q in enumerate(layout["pre"]):
+            v = np.asarray(rec[q][:, : self.players] if q in OUTCOME_QUANTITIES
+                           else self.columns[q].values(rec, self.players))
+            if v.shape != (n, self.players):
+                return False
+            pre[:, k * self.players: (k + 1) * self.players] = v      # seat_values' float64, untransposed
+        upre = np.zeros((len(layout["upre"]), n))
+        for row, q in enumerate(layout["upre"]):
+            v = self.columns[q].values(rec, self.players)
+            if v.dtype != np.float64 or v.shape != (n,):
+                return False
+            upre[row] = v
+        ints, floats, sums, squares, hist, isum, isq, fsum, fsq = nb.tally_chunk_nb(
+            views, meta, layout["src"], pre, layout["gptr"], layout["gseats"], layout["seq"], layout["usrc"], upre)
+        if ints[nb.FALLBACK]:
+            return False
+        self.units += rec.size
+        self.completed += int(ints[nb.COMPLETED])
+        self.aborted += int(ints[nb.ABORTED_N])
+        self.aborted_length += int(ints[nb.ABORTED_LENGTH])
+        self.draws += int(ints[nb.DRAWS])
+        for qi, q in enumerate(self.seat_quantities):
+            for part, rows in layout["rows"].items():
+                self.sums[part, q] += sums[qi, rows]
+                self.squares[part, q] += squares[qi, rows]
+        for u, (q, code) in enumerate(zip(self.unit_quantities, layout["usrc"][:, 0], strict=True)):
+            if q in layout["unread"]:
+                continue
+            whole = code != nb.PRE
+            self.unit_sums[q] += float(isum[u] if whole else fsum[u])
+            self.unit_squares[q] += float(isq[u] if whole else fsq[u])
+        if layout["unread"]:
+            done = ~rec["aborted"].astype(bool)
+            for q in layout["unread"]:
+                v = self.columns[q].values(rec, self.players)[done]
+                self.unit_sums[q] += float(v.sum())
+                self.unit_squares[q] += float((v * v).sum())
+        self.length_hist = _add_hist(self.length_hist, hist)
+        self.shared_wins += int(ints[nb.SHARED_WINS])
+        if self.first_mover:
+            self.first_units += int(ints[nb.FIRST_UNITS])
+            self.first_win_sum += float(floats[0])
+            self.first_win_square += float(floats[1])
+        return True
+
+    def _compiled_layout(self, dtype: np.dtype, nb) -> dict | None:
+        """How tally_chunk_nb reads records of ``dtype`` for this tally, or None where it cannot:
+        a field it has no view for, or one its view would read misaligned."""
+        def field(name: str, shape: tuple = ()):
+            if name not in (dtype.names or ()):
+                return None
+            sub, offset = dtype.fields[name][:2]
+            base = sub.base
+            if (base not in nb.CODES or sub.shape[:1] != shape[:1] or len(sub.shape) != len(shape)
+                    or offset % base.itemsize):
+                return None
+            return nb.CODES[base], offset, base.itemsize
+
+        if dtype.itemsize % 8 or "win" not in self.seat_quantities:
+            return None
+        scalars = [field(name) for name in ("aborted", "draw", "length")]
+        first = field("first") if self.first_mover else None
+        if None in scalars or (self.first_mover and first is None):
+            return None
+        if ([code for code, _, _ in scalars] != [nb.U1, nb.U1, nb.I4] or first and first[0] in (nb.F8, nb.F4)
+                or dtype.fields["aborted"][0] != np.bool_ or dtype.fields["draw"][0] != np.bool_):
+            return None       # not the outcome block's bool, bool, int32 (analyser.kernels.outcome)
+        meta = np.zeros(8, np.int64)
+        for at, (code, offset, _) in zip((nb.ABORTED, nb.DRAW, nb.LENGTH), scalars, strict=True):
+            meta[at] = (code << 32) + offset
+        meta[nb.FIRST] = (first[0] << 32) + first[1] if first else -1
+        meta[nb.ITEMSIZE], meta[nb.PLAYERS] = dtype.itemsize, self.players
+        meta[nb.WIN] = self.seat_quantities.index("win")
+        seats = (dtype.fields["win"][0].shape[0],) if "win" in (dtype.names or ()) else (0,)
+        src, pre = np.zeros((len(self.seat_quantities), 3), np.int64), []
+        for qi, q in enumerate(self.seat_quantities):
+            read = field(q, seats) if q in OUTCOME_QUANTITIES or self.columns[q].value is None else None
+            if read is None:          # computed (a Column's value function) or not a seat row: numpy reads it
+                src[qi] = nb.PRE, self.players * len(pre), 1
+                pre.append(q)
+            else:
+                src[qi] = read
+        if src[meta[nb.WIN], 0] != nb.F8:
+            return None
+        distinct = list(dict.fromkeys(g for groups in self.groups.values() for g in groups))
+        gptr = np.cumsum([0] + [len(g) for g in distinct]).astype(np.int64)
+        gseats = np.array([s for g in distinct for s in g], np.int64)
+        rows = {part: np.array([distinct.index(g) for g in groups], np.intp) for part, groups in self.groups.items()}
+        # numpy sums the aborted records' values[:, cut] one after the other in a partition of two or more
+        # groups (fancy indexing gives a Fortran-ordered array), pairwise in a partition of one
+        several = {g for groups in self.groups.values() if len(groups) > 1 for g in groups}
+        if any(len(groups) == 1 and groups[0] in several for groups in self.groups.values()):
+            return None
+        seq = np.array([g in several for g in distinct], np.bool_)
+        usrc, upre, unread = np.zeros((len(self.unit_quantities), 4), np.int64), [], []
+        for u, q in enumerate(self.unit_quantities):
+            computed = self.columns[q].value is not None
+            read = None if computed else field(q)
+            if read is not None and read[0] not in (nb.F8, nb.F4):     # an integer or bool field
+                usrc[u] = read[0], read[1], 8 * read[2], dtype.fields[q][0].kind == "i"
+            elif (read is not None and read[0] == nb.F8) or (computed and self._float_values(q, dtype)):
+                usrc[u] = nb.PRE, len(upre), 0, 0                       # float64 values, one row of upre
+                upre.append(q)
+            else:             # a float32 field, or values of another type: numpy sums them
+                usrc[u] = nb.SKIP, 0, 0, 0
+                unread.append(q)
+        return {"meta": meta, "src": src, "pre": pre, "gptr": gptr, "gseats": gseats, "seq": seq, "rows": rows,
+                "usrc": usrc, "upre": upre, "unread": unread}
+
+    def _float_values(self, q: str, dtype: np.dtype) -> bool:
+        """Does the unit column ``q``'s value function give float64 values, one per record (tried on a
+        zeroed record; add() checks every chunk's values again)?"""
+        try:
+            with np.errstate(all="ignore"):
+                v = self.columns[q].values(np.zeros(1, dtype), self.players)
+        except Exception:
+            return False
+        return v.dtype == np.float64 and v.shape == (1,)
 
     def merge(self, other: Tally) -> Tally:
         for name in ("units", "completed", "aborted", "draws", "aborted_length", "first_units", "first_win_sum",
