@@ -95,3 +95,24 @@ def test_an_enemy_anemone_file_keeps_every_field(tmp_path):
     assert "hand_score_2_3" in run.games.columns and "hand_score_3_0" not in run.games.columns
     for name in run.records.dtype.names:
         assert np.array_equal(back.records[name], run.records[name]), name
+
+
+@pytest.mark.parametrize("game,players", [("palace", 4), ("enemy_anemone", 3), ("olenon", 4), ("spite_and_malice", 2)])
+def test_the_records_table_is_pandas_own_without_pandas(game, players, tmp_path):
+    """RecordWriter builds its Arrow table from the record fields: the table, schema and pandas
+    metadata from_pandas gives of records_frame; the file reads back as that frame."""
+    import pyarrow as pa
+
+    from analyser.io.results_file import read_results, records_frame
+
+    run = analyser.simulate(game, players=players, n=30, seed=2, progress=False)
+    writer = RecordWriter(tmp_path / "r.parquet", run.meta, run.game)
+    for part in (run.records[:1], run.records[1:], run.records):
+        ours = writer.table(part, players)
+        theirs = pa.Table.from_pandas(records_frame(part, run.game, players, run.labels), preserve_index=False)
+        assert ours.equals(theirs) and ours.schema.equals(theirs.schema, check_metadata=True)
+    writer.write(run.records[:17], players)
+    writer.write(run.records[17:], players)
+    writer.close({})
+    _, frame, _ = read_results(tmp_path / "r.parquet")
+    pd.testing.assert_frame_equal(frame, run.games)

@@ -19,6 +19,17 @@ from analyser.errors import UserError
 from analyser.io.jsonable import dumps
 
 META_KEY = b"analyser"
+COPY_BLOCK = 8192            # records_table's block: about a megabyte of records, in the second-level cache
+
+
+def writer_options(columns: list[str]) -> dict:
+    """The Parquet writer's options for a records table: its defaults (dictionary pages, snappy,
+    statistics) but for the unit index, whose values are all distinct: delta-encoded instead of
+    put in a dictionary that fills up and is dropped, which took a tenth of the writing time
+    and, in Palace, a quarter of the file (21.7 bytes a game become 15.7)."""
+    if "unit" not in columns:
+        return {}
+    return {"use_dictionary": [c for c in columns if c != "unit"], "column_encoding": {"unit": "DELTA_BINARY_PACKED"}}
 
 
 def check_target(path: Path) -> None:
@@ -42,6 +53,7 @@ class RecordWriter:
         self.meta = meta
         self.game = game
         self._writer = None
+        self._schema = None
         check_target(self.path)
         self.existed = self.path.exists()
         try:
@@ -53,14 +65,27 @@ class RecordWriter:
         self.tmp = Path(tmp)
 
     def write(self, rec: np.ndarray, players: int):
-        import pyarrow as pa
+        """Append a block of records (one row group)."""
         import pyarrow.parquet as pq
 
-        frame = records_frame(rec, self.game, players, self.meta["policies"])
-        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = self.table(rec, players)
         if self._writer is None:
-            self._writer = pq.ParquetWriter(self.tmp, table.schema)
+            self._writer = pq.ParquetWriter(self.tmp, table.schema, **writer_options(table.schema.names))
         self._writer.write_table(table)
+
+    def table(self, rec: np.ndarray, players: int):
+        """The block as the Arrow table :func:`records_frame` would give, built from the record
+        fields without pandas; the schema (with its pandas metadata) is pandas' own, from a
+        frame of the first record, made once."""
+        import pyarrow as pa
+
+        labels = self.meta["policies"]
+        if rec.size == 0:
+            return pa.Table.from_pandas(records_frame(rec, self.game, players, labels), preserve_index=False)
+        if self._schema is None:
+            self._schema = pa.Table.from_pandas(records_frame(rec[:1], self.game, players, labels),
+                                                preserve_index=False).schema
+        return records_table(rec, self.game, players, labels, self._schema)
 
     def close(self, extra: dict):
         """Add the metadata and put the file in place."""
@@ -165,6 +190,31 @@ def records_frame(rec: np.ndarray, game, players: int, labels: list[str]) -> pd.
     for s in range(players):
         frame[f"policy_{s}"] = pd.Categorical([labels[s]] * len(frame))
     return frame
+
+
+def records_table(rec: np.ndarray, game, players: int, labels: list[str], schema):
+    """:func:`records_frame` as an Arrow table of ``schema`` (``pa.Table.from_pandas`` of such
+    a frame's), straight from the record fields: the same values, types and metadata as
+    from_pandas gives, at a fifth of its time and without pandas. The columns are copied out
+    of the records a block of COPY_BLOCK records at a time (a whole column at a time would
+    read the chunk's records once per column from memory, four times slower); the policy
+    columns are one-entry dictionaries."""
+    import pyarrow as pa
+
+    per_seat = seat_fields(game)
+    fields = [rec[name][(slice(None), *index)]
+              for name in rec.dtype.names for _, index in _columns(game.record_dtype, name, players, per_seat)]
+    columns = [np.empty(rec.size, f.dtype) for f in fields]
+    for start in range(0, rec.size, COPY_BLOCK):
+        block = slice(start, start + COPY_BLOCK)
+        for column, f in zip(columns, fields, strict=True):
+            column[block] = f[block]
+    arrays = [pa.array(column) for column in columns]
+    codes = pa.array(np.zeros(rec.size, np.int8))
+    for s in range(players):
+        kind = schema.field(f"policy_{s}").type
+        arrays.append(pa.DictionaryArray.from_arrays(codes, pa.array([labels[s]], type=kind.value_type)))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def frame_records(frame: pd.DataFrame, game, players: int) -> np.ndarray:
