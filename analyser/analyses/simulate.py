@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
 from analyser.engine.config import MAX_INDEX, RunConfig
-from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
+from analyser.engine.pipeline import DEFAULT_CHUNK, Background, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
@@ -107,34 +107,61 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
                out=out, extra=rerun_meta)
 
 
+# simulate tallies and writes a chunk in a thread of its own while the next one plays (TallySink)
+OVERLAP = True
+
+
 class TallySink(Sink):
     """simulate's sink: the tally, the results file (written as chunks finish) and the kept records.
-    ``finish(run)`` gives what joins the metadata once the plan is played (the file's too)."""
+    ``finish(run)`` gives what joins the metadata once the plan is played (the file's too).
+    With ``overlap`` (default OVERLAP) a chunk is tallied and written in a Background thread
+    while the next one plays; the file and the tally are the same, chunk after chunk in order."""
 
-    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish):
+    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish, overlap: bool | None = None):
         from analyser.io.results_file import RecordWriter
 
+        overlap = OVERLAP if overlap is None else overlap
         self.game, self.players, self.out, self.finish = config.game, config.players, out, finish
         self.writer = RecordWriter(out, meta, config.game) if out is not None else None  # refuses a bad target
         self.tally = Tally.for_run(config.game, config.players, meta["policies"])
         self.keeps_records = keep_records
+        self.background = Background() if overlap else None
+        self.holds = 1 if overlap else 0
         self.kept = []
         self.extra: dict = {}
 
+    def prepare(self) -> None:
+        self.tally.prepare(self.game.record_dtype)
+
     def add(self, chunk, records) -> None:
         rec, = records
+        if self.keeps_records:
+            self.kept.append(rec)
+        if self.background:
+            self.background.submit(self.take, rec)
+        else:
+            self.take(rec)
+
+    def take(self, rec) -> None:
+        """A chunk's work: tallied, then written."""
         self.tally.add(rec)
         if self.writer:
             self.writer.write(rec, self.players)
-        if self.keeps_records:
-            self.kept.append(rec)
+
+    def flush(self) -> None:
+        if self.background:
+            self.background.wait()
 
     def close(self, run) -> None:
+        if self.background:
+            self.background.close()
         self.extra = self.finish(run)
         if self.writer:
             self.writer.close(self.extra)
 
     def discard(self) -> None:
+        if self.background:
+            self.background.settle()     # the writer is not touched while the thread writes
         if self.writer:
             self.writer.discard()
 

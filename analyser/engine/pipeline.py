@@ -167,13 +167,22 @@ class Plan:
 
 class Sink:
     """What takes a plan's finished chunks. ``add`` gets each chunk with the records of every
-    configuration of its group; ``close`` is called once the plan is played, ``discard`` when
-    it stops early (an error, Ctrl-C): a sink with a file open removes its partial file;
-    ``note`` is what the Ctrl-C message says of that file."""
+    configuration of its group; ``flush`` is called at the end of every batch (the stop rule
+    reads the sink's tally next) and ``close`` once the plan is played, ``discard`` when it
+    stops early (an error, Ctrl-C): a sink with a file open removes its partial file; ``note``
+    is what the Ctrl-C message says of that file. ``prepare`` is called while the engines
+    load (a sink's own compiled code loads there too)."""
     keeps_records = True       # False: the executor may hand the same buffer to every chunk
+    holds = 0                  # chunks the sink may still read once add returned (Background: 1)
+
+    def prepare(self) -> None:
+        pass
 
     def add(self, chunk: Chunk, records: list[np.ndarray]) -> None:
         raise NotImplementedError
+
+    def flush(self) -> None:
+        pass
 
     def close(self, run: RunStats) -> None:
         pass
@@ -183,6 +192,59 @@ class Sink:
 
     def note(self) -> str:
         return ""
+
+
+class Background:
+    """One thread doing a sink's work on a chunk while the executor plays the next one: the
+    games' engines release the GIL, so a tally and a results file are made beside the
+    simulation instead of after it. At most one piece of work is in flight (so the executor's
+    double buffer suffices, see LocalExecutor.prepare) and pieces run in the order given.
+    An error in the thread is raised in the caller's thread by the next submit, wait or close:
+    the same error the work would have raised there, one chunk later."""
+
+    def __init__(self):
+        self._pool = None
+        self._pending = None
+
+    def submit(self, work, *args) -> None:
+        """Wait for the piece in flight (raising its error here), then start ``work(*args)``."""
+        self.wait()
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="analyser-sink")
+        self._pending = self._pool.submit(work, *args)
+
+    def wait(self) -> None:
+        """Wait for the piece in flight; its error is raised here. Ctrl-C while waiting leaves
+        it in flight (settle then waits for it)."""
+        pending = self._pending
+        if pending is not None:
+            try:
+                pending.result()
+            finally:
+                if pending.done():
+                    self._pending = None
+
+    def close(self) -> None:
+        """Wait for the piece in flight (raising its error) and end the thread."""
+        try:
+            self.wait()
+        finally:
+            self.settle()
+
+    def settle(self) -> None:
+        """For a run that stops early: wait until the piece in flight is over whatever it raises
+        (the run's own error or Ctrl-C is the one reported) and however often Ctrl-C comes
+        meanwhile, so the caller may then drop what it was writing; end the thread."""
+        pool, self._pool = self._pool, None
+        while pool is not None:
+            try:
+                pool.shutdown(wait=True)     # waits for every piece handed over, whether or not recorded
+                break
+            except KeyboardInterrupt:
+                continue
+        self._pending = None
 
 
 def file_note(path, existed: bool) -> str:
@@ -217,6 +279,8 @@ class LocalExecutor:
         self.engines: dict[tuple, ChunkRunner] = {}
         self.runners: list[list[ChunkRunner]] = []
         self.buffers: dict | None = None
+        self.spare = 0
+        self.turn = 0
 
     def runner(self, config: RunConfig) -> ChunkRunner:
         key = (config.game.name, config.game.unit, config.players, tuple(sorted(config.settings.items())),
@@ -226,20 +290,25 @@ class LocalExecutor:
             return self.engines[key]
         return self.engines[key].for_config(config)
 
-    def prepare(self, plan: Plan, reuse_buffers: bool = False) -> None:
+    def prepare(self, plan: Plan, reuse_buffers: bool = False, held: int = 0) -> None:
         """Ready every configuration of ``plan`` (compiling what is not yet); with ``reuse_buffers``
-        one record buffer per configuration serves every chunk (the sink keeps no records)."""
+        one record buffer per configuration serves every chunk (the sink keeps no records), or
+        ``held + 1`` of them in turn for a sink that may still read ``held`` chunks while the
+        next one plays (Sink.holds)."""
         self.runners = [[self.runner(config) for config in group] for group in plan.groups]
         self.buffers = {} if reuse_buffers else None
+        self.spare, self.turn = held, 0
 
     def play(self, chunk: Chunk) -> list[np.ndarray]:
         out = []
+        turn, self.turn = self.turn % (self.spare + 1), self.turn + 1
         for i, runner in enumerate(self.runners[chunk.group]):
             buffer = None
             if self.buffers is not None:
-                buffer = self.buffers.get((chunk.group, i))
+                key = (chunk.group, i, turn)
+                buffer = self.buffers.get(key)
                 if buffer is None or buffer.size < chunk.count:
-                    buffer = self.buffers[(chunk.group, i)] = np.zeros(chunk.count, runner.config.game.record_dtype)
+                    buffer = self.buffers[key] = np.zeros(chunk.count, runner.config.game.record_dtype)
             out.append(runner.run(chunk.start, chunk.count, buffer))
         return out
 
@@ -269,7 +338,8 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
     try:
         executor = executor or LocalExecutor()
         with preparing(progress):
-            executor.prepare(plan, reuse_buffers=not sink.keeps_records)
+            executor.prepare(plan, reuse_buffers=not sink.keeps_records, held=sink.holds)
+            sink.prepare()
         t_start = time.perf_counter()
         batch = plan.count
         while batch:
@@ -287,6 +357,7 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
                             rate = stats.plays / max(time.perf_counter() - t_start, 1e-9)
                             bar.advance(n * len(records), f"{rate:,.0f} {what}/s")
                     finished_groups = g + 1
+                sink.flush()
             stats.units += batch
             batch = stop.next(stats.units)
         stats.seconds = time.perf_counter() - t_start
