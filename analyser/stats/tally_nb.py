@@ -10,9 +10,8 @@ for bit: every float sum is taken in numpy's own order.
 - ``values.sum(axis=1)`` (and ``v.sum()``) over a contiguous row is numpy's pairwise
   sum: ``0.0 +`` a tree whose leaves are runs of at most 128 values (summed with 8
   accumulators, a run under 8 one by one), a run over 128 split at half rounded down
-  to a multiple of 8. The values are made here a leaf of records at a time, so the rows
-  the sums run over never exist whole (``_leaf_sizes``, ``_leaf_sum``, ``_combine``), and
-  everything else a record adds is read in the same pass (``_scan``).
+  to a multiple of 8. The leaves are filled here record by record, so the rows the
+  sums run over never exist whole (``_leaf_sizes``, ``_leaf_sum``, ``_combine``).
 - ``np.einsum("ij,ij->i", v, v)`` is numpy's x86-64 baseline kernel
   (``sum_of_products_contig_contig_outstride0_two``, two SSE lanes, multiply then add):
   lane l takes elements l, l + 2, ...; per block of eight, the four products of a lane
@@ -215,18 +214,10 @@ def row_sums(values, count):
 
 
 @jit(nogil=True)
-def _fill(view, shift, idx, ordered, lo, m, itemsize, offset, stride, players, out):
+def _fill(view, shift, idx, lo, m, itemsize, offset, stride, players, out):
     """out[s, j] = seat s's value (a field read through ``view``, whose items are 2**shift
-    bytes) in record idx[lo + j], for j < m; ``ordered``: idx[lo + j] is lo + j (a seat's
-    values are then read at one stride, which the compiler unrolls)."""
-    step, size = stride >> shift, itemsize >> shift
-    if ordered:
-        first = (lo * itemsize + offset) >> shift
-        for s in range(players):
-            at = first + s * step
-            for j in range(m):
-                out[s, j] = view[at + j * size]
-        return
+    bytes) in record idx[lo + j], for j < m."""
+    step = stride >> shift
     for j in range(m):
         at = (idx[lo + j] * itemsize + offset) >> shift
         for s in range(players):
@@ -234,74 +225,13 @@ def _fill(view, shift, idx, ordered, lo, m, itemsize, offset, stride, players, o
 
 
 @jit(nogil=True)
-def _scan(views, meta, src, usrc, upre, lo, m, state, done, cut, lengths, w, isum, isq, compact):
-    """The per-record part of a chunk's pass, over records lo .. lo + m - 1 (a leaf, whose records
-    the group rows read too): completed or aborted, lengths, draws, shared wins, the first mover's
-    win share, the unit quantities (``state``: the integer results, ``done``/``cut``: completed or
-    not and the aborted ones' indices, ``lengths``/``w``/``compact``: the completed records'
-    lengths, first movers' wins and float unit values in order, ``isum``/``isq`` integer sums)."""
-    itemsize, players = meta[ITEMSIZE], meta[PLAYERS]
-    mask = (np.int64(1) << 32) - 1
-    flags, f8, lengths_view = views[8], views[0], views[3]
-    aborted, draw, length_at = meta[ABORTED] & mask, meta[DRAW] & mask, (meta[LENGTH] & mask) >> 2
-    w_at, w_step = src[meta[WIN], 1] >> 3, src[meta[WIN], 2] >> 3
-    first = meta[FIRST]
-    first_code, first_at = first >> 32, first & mask
-    step = itemsize >> 2
-    c0 = state[COMPLETED]
-    for i in range(lo, lo + m):
-        at = i * itemsize
-        length = np.int64(lengths_view[i * step + length_at])
-        if flags[at + aborted] != 0:
-            done[i] = False
-            cut[state[ABORTED_N]] = i
-            state[ABORTED_N] += 1
-            state[ABORTED_LENGTH] += length
-            continue
-        done[i] = True
-        lengths[state[COMPLETED]] = length
-        state[COMPLETED] += 1
-        state[DRAWS] += flags[at + draw] != 0
-        wins = (at >> 3) + w_at
-        split = 0
-        for s in range(players):
-            v = f8[wins + s * w_step]
-            split += v > 0 and v < 1
-        state[SHARED_WINS] += split > 1
-        if first >= 0:
-            f = _whole(views, first_code, at + first_at)
-            if 0 <= f < players:
-                w[state[FIRST_UNITS]] = f8[wins + f * w_step]
-                state[FIRST_UNITS] += 1
-    for u in range(usrc.shape[0]):
-        code, offset, bits, signed = usrc[u, 0], usrc[u, 1], usrc[u, 2], usrc[u, 3]
-        if code == SKIP:
-            continue
-        c = c0
-        total, square = isum[u], isq[u]
-        for i in range(lo, lo + m):
-            if not done[i]:
-                continue
-            if code == PRE:
-                compact[offset, c] = upre[offset, i]
-            else:
-                x = _whole(views, code, i * itemsize + offset)
-                total += x
-                square += _wrapped(x * x, bits, signed)
-            c += 1
-        isum[u], isq[u] = total, square
-
-
-@jit(nogil=True)
-def _group_rows(views, meta, src, pre, gptr, gseats, idx, count, seq, scan, usrc, upre, state, done, cut, lengths,
-                w, isum, isq, compact):
+def _group_rows(views, meta, src, pre, gptr, gseats, idx, count, seq):
     """Sums and einsum sums of squares, over the records idx[:count], of every quantity's group
     values (row q * groups + g): numpy's ``values.sum(axis=1)`` and einsum of the (groups, count)
     rows, pairwise, or for a group with ``seq[g]`` one record after the other (numpy's order for
     ``values[:, cut]`` of two or more rows: fancy indexing makes it Fortran-ordered). A leaf's
     values are made one quantity at a time (its seats, then its groups of several seats), so
-    they stay in the first-level cache beside the leaf's records. With ``scan`` (idx is every
-    record in order) each leaf's records are also scanned (_scan, its arguments after scan)."""
+    they stay in the first-level cache beside the leaf's records."""
     itemsize, players = meta[ITEMSIZE], meta[PLAYERS]
     nq, ng = src.shape[0], gptr.size - 1
     rows = nq * ng
@@ -324,32 +254,31 @@ def _group_rows(views, meta, src, pre, gptr, gseats, idx, count, seq, scan, usrc
     for leaf in range(sizes.size):
         m = sizes[leaf]
         last = leaf == sizes.size - 1
-        if scan:
-            _scan(views, meta, src, usrc, upre, lo, m, state, done, cut, lengths, w, isum, isq, compact)
         for q in range(nq):
             code, offset, stride = src[q, 0], src[q, 1], src[q, 2]
             if code == PRE:
-                for s in range(players):
-                    for j in range(m):
-                        values[s, j] = pre[idx[lo + j], offset + s]
+                for j in range(m):
+                    i = idx[lo + j]
+                    for s in range(players):
+                        values[s, j] = pre[i, offset + s]
             elif code == F8:
-                _fill(views[0], 3, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[0], 3, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == F4:
-                _fill(views[1], 2, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[1], 2, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == I8:
-                _fill(views[2], 3, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[2], 3, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == I4:
-                _fill(views[3], 2, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[3], 2, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == I2:
-                _fill(views[4], 1, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[4], 1, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == I1:
-                _fill(views[5], 0, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[5], 0, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == U4:
-                _fill(views[6], 2, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[6], 2, idx, lo, m, itemsize, offset, stride, players, values)
             elif code == U2:
-                _fill(views[7], 1, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[7], 1, idx, lo, m, itemsize, offset, stride, players, values)
             else:
-                _fill(views[8], 0, idx, scan, lo, m, itemsize, offset, stride, players, values)
+                _fill(views[8], 0, idx, lo, m, itemsize, offset, stride, players, values)
             for g in range(ng):
                 a, b = gptr[g], gptr[g + 1]
                 v = value_row[g]
@@ -394,56 +323,107 @@ def tally_chunk_nb(views, meta, src, pre, gptr, gseats, seq, usrc, upre):
     _group_rows); usrc (unit quantities, 4): code (SKIP: left to numpy), offset (or row of
     ``upre``, float64 values computed beforehand), bits and signedness of an integer field.
 
-    Returns the integer results (UNITS ... FALLBACK: leave this chunk to numpy, for a negative
-    length, which numpy's bincount refuses), the first mover's win sum and sum of squares,
-    the group rows' sums and sums of squares (total minus aborted, as (quantities, groups)),
-    the completed records' length counts, and per unit quantity the integer and the float
-    sums and sums of squares.
+    Returns ints (UNITS ... FALLBACK: leave this chunk to numpy, for a negative length, which
+    numpy's bincount refuses),
+    the first mover's win sum and sum of squares, the group rows' sums and sums of
+    squares (total minus aborted, as (quantities, groups)), the completed records'
+    length counts, and per unit quantity the integer and float sums and sums of squares.
     """
-    n = meta[N]
-    nu, nf = usrc.shape[0], upre.shape[0]
-    state = np.zeros(8, np.int64)
+    n, itemsize = meta[N], meta[ITEMSIZE]
+    players = meta[PLAYERS]
+    mask = (np.int64(1) << 32) - 1
+    flags, f8, lengths = views[8], views[0], views[3]
+    aborted, draw, length_at = meta[ABORTED] & mask, meta[DRAW] & mask, (meta[LENGTH] & mask) >> 2
+    step = itemsize >> 2
+    ints = np.zeros(8, np.int64)
+    floats = np.zeros(2)
     done = np.empty(n, np.bool_)
     cut = np.empty(n, np.int64)
-    lengths = np.empty(n, np.int64)
-    w = np.empty(n)
-    isum, isq = np.zeros(nu, np.int64), np.zeros(nu, np.int64)
-    compact = np.empty((nf, n))
+    k = 0
+    longest, length_sum, draws = -1, 0, 0
+    for i in range(n):
+        at = i * itemsize
+        ok = flags[at + aborted] == 0
+        done[i] = ok
+        length = np.int64(lengths[i * step + length_at])
+        if ok:
+            draws += flags[at + draw] != 0
+            longest = max(longest, length)
+            if length < 0:
+                ints[FALLBACK] = 1
+        else:
+            cut[k] = i
+            k += 1
+            length_sum += length
+    ints[UNITS], ints[COMPLETED], ints[ABORTED_N], ints[ABORTED_LENGTH] = n, n - k, k, length_sum
+    ints[DRAWS] = draws
+    hist = np.zeros(longest + 1 if ints[FALLBACK] == 0 else 0, np.int64)
+    if ints[FALLBACK] == 0:
+        for i in range(n):
+            if done[i]:
+                hist[lengths[i * step + length_at]] += 1
+
     every = np.arange(n)
+    total, total_sq = _group_rows(views, meta, src, pre, gptr, gseats, every, n, np.zeros_like(seq))
+    dropped, dropped_sq = _group_rows(views, meta, src, pre, gptr, gseats, cut, k, seq)
     ng = gptr.size - 1
-    if n:
-        total, total_sq = _group_rows(views, meta, src, pre, gptr, gseats, every, n, np.zeros_like(seq), True,
-                                      usrc, upre, state, done, cut, lengths, w, isum, isq, compact)
-    else:
-        total, total_sq = np.zeros(src.shape[0] * ng), np.zeros(src.shape[0] * ng)
-    k, c = state[ABORTED_N], state[COMPLETED]
-    dropped, dropped_sq = _group_rows(views, meta, src, pre, gptr, gseats, cut, k, seq, False,
-                                      usrc, upre, state, done, cut, lengths, w, isum, isq, compact)
     sums = (total - dropped).reshape((src.shape[0], ng))
     squares = (total_sq - dropped_sq).reshape((src.shape[0], ng))
-    state[UNITS] = n
-    longest = -1
-    for j in range(c):
-        if lengths[j] < 0:
-            state[FALLBACK] = 1
-        longest = max(longest, lengths[j])
-    hist = np.zeros(longest + 1 if state[FALLBACK] == 0 else 0, np.int64)
-    if state[FALLBACK] == 0:
-        for j in range(c):
-            hist[lengths[j]] += 1
-    nw = state[FIRST_UNITS]
-    floats = np.zeros(2)
+
+    # shared wins and the first mover's win share ('win' is a float64 field: the outcome block's)
+    wq = meta[WIN]
+    w_at, w_step = src[wq, 1] >> 3, src[wq, 2] >> 3
+    first = meta[FIRST]
+    first_code, first_at = first >> 32, first & mask
+    w = np.empty(n)
+    nw = 0
+    shared = 0
+    for i in range(n):
+        if not done[i]:
+            continue
+        at = (i * itemsize >> 3) + w_at
+        split = 0
+        for s in range(players):
+            v = f8[at + s * w_step]
+            split += v > 0 and v < 1
+        shared += split > 1
+        if first >= 0:
+            f = _whole(views, first_code, i * itemsize + first_at)
+            if 0 <= f < players:
+                w[nw] = f8[at + f * w_step]
+                nw += 1
+    ints[SHARED_WINS], ints[FIRST_UNITS] = shared, nw
     both = np.empty((2, nw))
     both[0] = w[:nw]
     both[1] = w[:nw] * w[:nw]
     first_sums, _ = row_sums(both, nw)
     floats[0], floats[1] = first_sums[0], first_sums[1]
+
+    # per-unit quantities over the completed records
+    nu = usrc.shape[0]
+    isum, isq = np.zeros(nu, np.int64), np.zeros(nu, np.int64)
     fsum, fsq = np.zeros(nu), np.zeros(nu)
-    values = np.empty((2, c))
+    compact = np.empty((2, n - k))
     for u in range(nu):
-        if usrc[u, 0] == PRE:
-            values[0] = compact[usrc[u, 1], :c]
-            values[1] = values[0] * values[0]
-            s, _ = row_sums(values, c)
+        code, offset, bits, signed = usrc[u, 0], usrc[u, 1], usrc[u, 2], usrc[u, 3]
+        if code == SKIP:
+            continue
+        if code == PRE:
+            c = 0
+            for i in range(n):
+                if done[i]:
+                    v = upre[offset, i]
+                    compact[0, c] = v
+                    compact[1, c] = v * v
+                    c += 1
+            s, _ = row_sums(compact, n - k)
             fsum[u], fsq[u] = s[0], s[1]
-    return state, floats, sums, squares, hist, isum, isq, fsum, fsq
+            continue
+        total_u, square_u = 0, 0
+        for i in range(n):
+            if done[i]:
+                x = _whole(views, code, i * itemsize + offset)
+                total_u += x
+                square_u += _wrapped(x * x, bits, signed)
+        isum[u], isq[u] = total_u, square_u
+    return ints, floats, sums, squares, hist, isum, isq, fsum, fsq
