@@ -230,27 +230,3 @@ def test_importing_analyser_changes_no_environment_variable():
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [True, False]
-
-
-def test_the_compiled_tally_is_keyed_by_the_kernels_and_its_own_file():
-    """analyser/stats/tally_nb.py is cached under numba/<kernels>/stats: that folder's key covers
-    analyser/kernels/ and numba's own stamp covers the file, so its compiled functions may call
-    only the file's own and the kernels' (it imports nothing else of the package), and no other
-    module of analyser/stats compiles anything."""
-    import ast
-
-    from analyser.stats import tally_nb
-
-    path = PACKAGE / "stats" / "tally_nb.py"
-    folder = os.path.join("numba", cache.kernels_key(), "stats")
-    assert cache.cache_subdir(path) == folder
-    locator = tally_nb.tally_chunk_nb._cache._impl.locator
-    assert type(locator) is cache.PackageCacheLocator and locator.get_cache_path().endswith(folder)
-    tree = ast.parse(path.read_text())
-    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert {m for m in imported if m.startswith("analyser")} == {"analyser.kernels.jit"}
-    for other in sorted((PACKAGE / "stats").glob("*.py")):
-        if other != path:
-            text = other.read_text()
-            assert "analyser.kernels.jit" not in text and "njit" not in text and "@jit" not in text, other.name
