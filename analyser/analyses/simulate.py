@@ -130,9 +130,6 @@ class TallySink(Sink):
         self.kept = []
         self.extra: dict = {}
 
-    def prepare(self) -> None:
-        self.tally.prepare(self.game.record_dtype)
-
     def add(self, chunk, records) -> None:
         rec, = records
         if self.keeps_records:

@@ -170,13 +170,9 @@ class Sink:
     configuration of its group; ``flush`` is called at the end of every batch (the stop rule
     reads the sink's tally next) and ``close`` once the plan is played, ``discard`` when it
     stops early (an error, Ctrl-C): a sink with a file open removes its partial file; ``note``
-    is what the Ctrl-C message says of that file. ``prepare`` is called while the engines
-    load (a sink's own compiled code loads there too)."""
+    is what the Ctrl-C message says of that file."""
     keeps_records = True       # False: the executor may hand the same buffer to every chunk
     holds = 0                  # chunks the sink may still read once add returned (Background: 1)
-
-    def prepare(self) -> None:
-        pass
 
     def add(self, chunk: Chunk, records: list[np.ndarray]) -> None:
         raise NotImplementedError
@@ -339,7 +335,6 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
         executor = executor or LocalExecutor()
         with preparing(progress):
             executor.prepare(plan, reuse_buffers=not sink.keeps_records, held=sink.holds)
-            sink.prepare()
         t_start = time.perf_counter()
         batch = plan.count
         while batch:
