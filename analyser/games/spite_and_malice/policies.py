@@ -34,17 +34,10 @@ from analyser.games.spite_and_malice.constants import (
     SRC_PAYOFF,
     SRC_SIDE,
 )
-from analyser.games.spite_and_malice.state import POLICY_SIG
+from analyser.games.spite_and_malice.state import POLICY_SIG, side_top_nb
 from analyser.kernels.bits import count_nb, lowest_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import uniform_choice_nb
-
-
-@inline_kernel
-def side_top_nb(pb, seat, i):
-    """The top card of the seat's side pile ``i`` (0: empty)."""
-    size = pb["side_len"][seat, i]
-    return int(pb["side"][seat, i, size - 1]) if size > 0 else 0
 
 
 @inline_kernel

@@ -34,6 +34,7 @@ from analyser.games.spite_and_malice.constants import (
     START_WHY,
 )
 from analyser.games.spite_and_malice.dispatch import decide_nb, reads_legal_nb
+from analyser.games.spite_and_malice.state import side_top_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.records import reset_nb
@@ -152,12 +153,10 @@ def legal_nb(pb, hand, seat, legal):
             legal[SRC_PAYOFF * 8 + b] = True
             n += 1
         for i in range(SIDES):
-            size = pb["side_len"][seat, i]
-            if size > 0:
-                c = int(pb["side"][seat, i, size - 1])
-                if c == need or c == KING:
-                    legal[(SRC_SIDE + i) * 8 + b] = True
-                    n += 1
+            c = side_top_nb(pb, seat, i)
+            if c == need or c == KING:
+                legal[(SRC_SIDE + i) * 8 + b] = True
+                n += 1
         if hand[need] > 0:
             legal[(SRC_HAND + need) * 8 + b] = True
             n += 1
@@ -191,8 +190,7 @@ def legal_action_nb(pb, hand, seat, a):
     if src == SRC_PAYOFF:
         c = int(pb["payoff_top"][seat])
     elif src < SIDE_END:
-        size = pb["side_len"][seat, src - SRC_SIDE]
-        c = int(pb["side"][seat, src - SRC_SIDE, size - 1]) if size > 0 else 0
+        c = side_top_nb(pb, seat, src - SRC_SIDE)
     else:
         c = src - SRC_HAND if hand[src - SRC_HAND] > 0 else 0
     return c > 0 and (c == KING or c == int(pb["build_len"][dst]) + 1)
@@ -208,8 +206,7 @@ def tops_build_nb(pb, seat):
     if (fits >> int(pb["payoff_top"][seat])) & 1:
         return True
     for i in range(SIDES):
-        size = pb["side_len"][seat, i]
-        if size > 0 and (fits >> int(pb["side"][seat, i, size - 1])) & 1:
+        if (fits >> side_top_nb(pb, seat, i)) & 1:       # an empty pile's 0 fits nothing
             return True
     return False
 

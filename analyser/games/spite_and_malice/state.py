@@ -26,6 +26,7 @@ from analyser.games.spite_and_malice.constants import (
     SIDES,
 )
 from analyser.games.spite_and_malice.records import COUNTERS
+from analyser.kernels.jit import inline_kernel
 from analyser.kernels.signatures import state_types
 
 P = PLAYERS
@@ -81,3 +82,10 @@ def new_state_nb():
 
 (PUBLIC_T, PRIVATE_T, HIDDEN_T,
  POLICY_SIG, POLICY_T, POLICIES_T) = state_types(PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE, PLAYERS)
+
+
+@inline_kernel
+def side_top_nb(pb, seat, i):
+    """The top card of the seat's side pile ``i`` (0: empty): what the rules and the policies read."""
+    size = pb["side_len"][seat, i]
+    return int(pb["side"][seat, i, size - 1]) if size > 0 else 0
