@@ -114,18 +114,17 @@ OVERLAP = True
 class TallySink(Sink):
     """simulate's sink: the tally, the results file (written as chunks finish) and the kept records.
     ``finish(run)`` gives what joins the metadata once the plan is played (the file's too).
-    With ``overlap`` (default OVERLAP) a chunk is tallied and written in a Background thread
-    while the next one plays; the file and the tally are the same, chunk after chunk in order."""
+    With OVERLAP a chunk is tallied and written in a Background thread while the next one
+    plays; the file and the tally are the same, chunk after chunk in order."""
 
-    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish, overlap: bool | None = None):
+    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish):
         from analyser.io.results_file import RecordWriter
 
-        overlap = OVERLAP if overlap is None else overlap
         self.game, self.players, self.out, self.finish = config.game, config.players, out, finish
         self.writer = RecordWriter(out, meta, config.game) if out is not None else None  # refuses a bad target
         self.tally = Tally.for_run(config.game, config.players, meta["policies"])
         self.keeps_records = keep_records
-        self.background = Background() if overlap else None
+        self.background = Background() if OVERLAP else None
         self.holds = 1 if overlap else 0
         self.kept = []
         self.extra: dict = {}
