@@ -125,7 +125,7 @@ class TallySink(Sink):
         self.tally = Tally.for_run(config.game, config.players, meta["policies"])
         self.keeps_records = keep_records
         self.background = Background() if OVERLAP else None
-        self.holds = 1 if overlap else 0
+        self.holds = 1 if OVERLAP else 0
         self.kept = []
         self.extra: dict = {}
 
