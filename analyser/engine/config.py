@@ -1,6 +1,7 @@
 """A run's full configuration: everything that, with the seed, determines its numbers."""
 from __future__ import annotations
 
+import hashlib
 import numbers
 import platform
 from dataclasses import dataclass
@@ -75,6 +76,44 @@ class RunConfig:
             "versions": {"analyser": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
                          "python": platform.python_version()},
         }
+
+
+    def identity(self) -> dict:
+        """What fixes this configuration's records unit by unit (so chunks are keyed by it, a
+        run directory is matched against it): the metadata without the count, the first unit
+        and the other packages' versions, with each policy's compiled function named and its
+        code digested (a policy edited in a notebook is another configuration)."""
+        meta = self.metadata()
+        for key in ("deals", "first_deal", "versions"):
+            meta.pop(key)
+        meta["analyser"] = self.metadata()["versions"]["analyser"]
+        meta["functions"] = [function_name(seat.spec.function) for seat in self.seats]
+        return meta
+
+
+def function_name(fn) -> str:
+    """A compiled policy as ``module.qualname#digest``: the digest of its Python code."""
+    py = getattr(fn, "py_func", fn)
+    return f"{getattr(py, '__module__', '?')}.{getattr(py, '__qualname__', '?')}#{code_digest(py.__code__)[:16]}"
+
+
+def code_digest(code) -> str:
+    """A digest of a code object: its bytecode, names and constants (nested code objects digested
+    in turn: their repr carries a memory address)."""
+    h = hashlib.sha256(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars)).encode())
+    for const in code.co_consts:
+        h.update(code_digest(const).encode() if hasattr(const, "co_code") else repr(const).encode())
+    return h.hexdigest()
+
+
+def chunk_key(configs, start: int, count: int) -> str:
+    """The name of a chunk's task and part: the configurations' identities, the first unit and the
+    count (a chunk's records are a pure function of them)."""
+    from analyser.io.jsonable import dumps
+
+    digest = hashlib.sha256(dumps([c.identity() for c in configs], sort_keys=True).encode()).hexdigest()[:20]
+    return f"{digest}-{start}-{count}"
 
 
 def _seat_list(items: list, spec: GameSpec, players: int) -> list:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import time
 import warnings
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -295,6 +296,19 @@ class LocalExecutor:
         self.buffers = {} if reuse_buffers else None
         self.spare, self.turn = held, 0
 
+    def results(self, chunks):
+        """Each chunk with its records, in the order given (the executor protocol: a cluster's
+        executor has several in flight and still yields them in order)."""
+        for chunk in chunks:
+            yield chunk, self.play(chunk)
+
+    def close(self) -> None:
+        pass
+
+    def note(self) -> str:
+        """What the Ctrl-C message says of the chunks played (a run directory keeps them)."""
+        return ""
+
     def play(self, chunk: Chunk) -> list[np.ndarray]:
         out = []
         turn, self.turn = self.turn % (self.spare + 1), self.turn + 1
@@ -321,37 +335,43 @@ class RunStats:
 
 
 def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, progress: bool | None = None,
-            executor: LocalExecutor | None = None) -> RunStats:
-    """Play ``plan`` into ``sink`` until ``stop`` says stop (see the module docstring); an
-    ``executor`` given keeps its compiled engines for the next plan. ``progress``: bars
-    (default: in a notebook). Ctrl-C discards the sink's partial output and raises
-    Interrupted with what was played."""
+            executor=None, backend=None, run_dir=None) -> RunStats:
+    """Play ``plan`` into ``sink`` until ``stop`` says stop (see the module docstring). The chunks
+    are played by ``executor`` if given (it keeps its compiled engines for the next plan; the
+    caller closes it), else by one made for ``backend`` and ``run_dir`` (analyser.engine.backend)
+    and closed here. ``progress``: bars (default: in a notebook). Ctrl-C discards the sink's
+    partial output and raises Interrupted with what was played."""
+    from analyser.engine.backend import make_executor
+
     progress = in_notebook() if progress is None else progress
     stats = RunStats(threads=set_threads(threads))
     unit, groups = plan.game.unit, len(plan.groups)
     finished_groups = units_played = 0
     what = plural(unit) if plan.plays_per_unit == 1 else "plays"
+    own = executor is None
     try:
-        executor = executor or LocalExecutor()
         with preparing(progress):
+            executor = executor or make_executor(backend, run_dir, progress)
             executor.prepare(plan, reuse_buffers=not sink.keeps_records, held=sink.holds)
         t_start = time.perf_counter()
         batch = plan.count
         while batch:
             with progress_bar(batch * plan.plays_per_unit, plan.label, progress) as bar:
-                for g in range(groups):
-                    for start, n in chunks(plan.first + stats.units, batch, plan.chunk_size):
-                        chunk = Chunk(g, start, n)
-                        t0 = time.perf_counter()
-                        records = executor.play(chunk)
+                todo = [Chunk(g, start, n) for g in range(groups)
+                        for start, n in chunks(plan.first + stats.units, batch, plan.chunk_size)]
+                with closing(executor.results(todo)) as played:   # closed early, a cluster cancels the rest
+                    t0 = time.perf_counter()
+                    for chunk, records in played:
                         stats.simulation_seconds += time.perf_counter() - t0
-                        units_played += n if g == 0 else 0     # played, whether or not Ctrl-C stops the sink
+                        finished_groups = chunk.group
+                        units_played += chunk.count if chunk.group == 0 else 0   # played, even if Ctrl-C stops the sink
                         sink.add(chunk, records)
-                        stats.plays += n * len(records)
+                        stats.plays += chunk.count * len(records)
                         if bar:
                             rate = stats.plays / max(time.perf_counter() - t_start, 1e-9)
-                            bar.advance(n * len(records), f"{rate:,.0f} {what}/s")
-                    finished_groups = g + 1
+                            bar.advance(chunk.count * len(records), f"{rate:,.0f} {what}/s")
+                        t0 = time.perf_counter()
+                finished_groups = groups
                 sink.flush()
             stats.units += batch
             batch = stop.next(stats.units)
@@ -361,10 +381,14 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
     except BaseException as err:
         sink.discard()
         if isinstance(err, KeyboardInterrupt):
-            played = (f"{finished_groups} of {groups} {plan.group_name or 'groups'}" if groups > 1
+            done = (f"{finished_groups} of {groups} {plan.group_name or 'groups'}" if groups > 1
                       else f"{units_played:,} {plural(unit)}" + (f" per {plan.per}" if plan.per else ""))
-            raise Interrupted(f"interrupted after {played}{sink.note()}") from None
+            kept = executor.note() if executor is not None else ""
+            raise Interrupted(f"interrupted after {done}{sink.note()}{kept}") from None
         raise
+    finally:
+        if own and executor is not None:
+            executor.close()
     return stats
 
 

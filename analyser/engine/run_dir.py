@@ -1,0 +1,222 @@
+"""A run directory: every finished chunk kept on disk, so a run stopped in any way resumes.
+
+``--run-dir DIR`` wraps the run's executor in :class:`StoredExecutor`. Each chunk it plays is written
+as one Parquet part (the raw records of every configuration of the chunk's group, one
+fixed-size binary column each, with a checksum): to a temporary file in DIR, then renamed
+over its final name with ``os.replace``, then named in the manifest (``manifest.jsonl``, one
+JSON line appended and fsynced a part). A part whose line is missing, or whose checksum does
+not match, is never read: it is played again. Running the same command again plays only the
+chunks the manifest lacks; the sink receives the same records in the same order, so every
+command's result is the one an uninterrupted run gives, byte for byte in its records.
+
+The manifest's first lines name the plans the command played (one a plan, in order: a
+report or a sweep plays several); a plan that does not match the one at the same place is
+refused in one line naming the difference. A plan may be longer than the one recorded (a
+larger count extends the run) as its chunks are keyed by their first unit and count.
+"""
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from analyser.engine.config import chunk_key
+from analyser.engine.pipeline import Background
+from analyser.errors import UserError
+from analyser.io.jsonable import dumps
+
+MANIFEST = "manifest.jsonl"
+FORMAT = 1
+COMPRESSION = {"compression": "zstd", "compression_level": 1}   # Palace's 136 bytes a game become 27
+TEMP = ".part-"
+
+
+def open_run_dir(run_dir):
+    """The RunStore of ``run_dir`` (a path, or a store already open, or None): a command opens its
+    directory once, so that each of its plans is matched against the plan at its place."""
+    return run_dir if run_dir is None or isinstance(run_dir, RunStore) else RunStore(run_dir)
+
+
+class RunStore:
+    """A run directory's manifest and parts (the module docstring)."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.plans_seen = 0
+        if self.path.exists() and not self.path.is_dir():
+            raise UserError(f"cannot use {self.path} as a run directory: it is a file, not a directory")
+        if not self.path.parent.is_dir():
+            raise UserError(f"cannot make run directory {self.path}: its folder {self.path.parent} does not exist")
+        try:
+            self.path.mkdir(exist_ok=True)
+            for stale in self.path.glob(TEMP + "*"):   # a part being written when the run was killed
+                stale.unlink()
+            self.plans, self.parts = read_manifest(self.path / MANIFEST)
+            self.append(None)
+        except OSError as err:
+            raise UserError(f"cannot use run directory {self.path}: {err.strerror}") from None
+
+    def match(self, plan) -> None:
+        """Match ``plan`` against the manifest's plan at this place, or record it there."""
+        identity = {"format": FORMAT, "first": plan.first, "chunk_size": plan.chunk_size,
+                    "groups": [[c.identity() for c in group] for group in plan.groups]}
+        identity = json.loads(dumps(identity, sort_keys=True))
+        if self.plans_seen < len(self.plans):
+            difference = first_difference(self.plans[self.plans_seen], identity)
+            if difference:
+                raise UserError(f"run directory {self.path} holds another run ({difference}); "
+                                f"give a new --run-dir, or remove this one to start again")
+        else:
+            self.append({"kind": "plan", "index": self.plans_seen, "plan": identity})
+            self.plans.append(identity)
+        self.plans_seen += 1
+
+    def write(self, chunk, key: str, records: list[np.ndarray]) -> None:
+        """The chunk's part: written to a temporary file, renamed, then named in the manifest."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        columns, sums = {}, []
+        for i, rec in enumerate(records):
+            raw = np.ascontiguousarray(rec).view(np.uint8)
+            sums.append(zlib.crc32(raw))
+            columns[f"config_{i}"] = pa.FixedSizeBinaryArray.from_buffers(
+                pa.binary(rec.dtype.itemsize), rec.size, [None, pa.py_buffer(raw)])
+        entry = {"kind": "part", "key": key, "group": chunk.group, "start": chunk.start, "count": chunk.count,
+                 "crc32": sums}
+        table = pa.table(columns).replace_schema_metadata({b"analyser_part": json.dumps(entry).encode()})
+        tmp = self.path / f"{TEMP}{key}.parquet"
+        pq.write_table(table, tmp, use_dictionary=False, write_statistics=False, **COMPRESSION)
+        os.replace(tmp, self.path / f"{key}.parquet")
+        self.append(entry)
+        self.parts[key] = entry
+
+    def load(self, chunk, key: str, configs) -> list[np.ndarray] | None:
+        """The chunk's records from its part, or None when the part is missing or damaged."""
+        import pyarrow.parquet as pq
+
+        entry = self.parts[key]
+        try:
+            table = pq.read_table(self.path / f"{key}.parquet")
+            out = []
+            for i, config in enumerate(configs):
+                dtype = config.game.record_dtype
+                column = table.column(f"config_{i}").combine_chunks()
+                raw = np.frombuffer(column.buffers()[1], np.uint8, chunk.count * dtype.itemsize,
+                                    column.offset * dtype.itemsize)
+                if zlib.crc32(raw) != entry["crc32"][i]:
+                    return None
+                out.append(raw.copy().view(dtype))
+            return out
+        except (OSError, KeyError, ValueError, IndexError, TypeError):   # missing, truncated, not ours
+            return None
+
+    def append(self, entry: dict | None) -> None:
+        """One line added to the manifest and on disk before anything else happens (None: only
+        check that the manifest can be written)."""
+        with open(self.path / MANIFEST, "a", encoding="utf-8") as f:
+            if entry is not None:
+                f.write(json.dumps(entry) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+
+
+class StoredExecutor:
+    """An executor keeping its chunks in a RunStore, around ``inner`` (the executor protocol:
+    analyser.engine.pipeline.LocalExecutor)."""
+
+    def __init__(self, inner, store: RunStore):
+        self.inner, self.store = inner, store
+        self.background = Background()
+        self.groups = ()
+
+    def prepare(self, plan, reuse_buffers: bool = False, held: int = 0) -> None:
+        """Match the plan (RunStore.match), then ready the inner executor; it keeps one more
+        buffer, for the part being written beside the next chunk's play."""
+        self.store.match(plan)
+        self.groups = plan.groups
+        self.inner.prepare(plan, reuse_buffers, held + 1)
+
+    def results(self, chunks):
+        """Each chunk's records, read from its part or played (and saved), in the order given."""
+        parts = self.store.parts
+        keys = [chunk_key(self.groups[c.group], c.start, c.count) for c in chunks]
+        played = self.inner.results([c for c, k in zip(chunks, keys, strict=True) if k not in parts])
+        try:
+            for chunk, key in zip(chunks, keys, strict=True):
+                records = None
+                if key in parts:
+                    records = self.store.load(chunk, key, self.groups[chunk.group])
+                    if records is None:        # a damaged part: played again, on its own
+                        del parts[key]
+                        again = self.inner.results([chunk])
+                        _, records = next(again)
+                        again.close()
+                        self.save(chunk, key, records)
+                else:
+                    _, records = next(played)
+                    self.save(chunk, key, records)
+                yield chunk, records
+        finally:
+            played.close()
+
+    def save(self, chunk, key: str, records: list[np.ndarray]) -> None:
+        """Write the chunk's part beside the next chunk's play (one write in flight)."""
+        self.background.submit(self.store.write, chunk, key, records)
+
+    def close(self) -> None:
+        try:
+            self.background.close()
+        finally:
+            self.inner.close()
+
+    def note(self) -> str:
+        """For the Ctrl-C message: the parts are kept, and how to go on."""
+        self.background.settle()
+        done = len(self.store.parts)
+        return (f"; {done:,} finished chunks are kept in {self.store.path}: the same command resumes from them"
+                if done else "")
+
+
+def read_manifest(path: Path) -> tuple[list[dict], dict[str, dict]]:
+    """The plans and the parts a manifest names; a last line cut short by a kill is dropped."""
+    plans, parts = [], {}
+    if not path.exists():
+        return plans, parts
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if entry.get("kind") == "plan":
+                plans.append(entry["plan"])
+            elif entry.get("kind") == "part":
+                parts[entry["key"]] = entry
+    return plans, parts
+
+
+def first_difference(recorded, given, where: str = "") -> str:
+    """The first place two plan identities differ, in words (``seed: 3 in the directory, 4 here``)."""
+    if isinstance(recorded, dict) and isinstance(given, dict):
+        for key in list(recorded) + [k for k in given if k not in recorded]:
+            if key not in recorded or key not in given:
+                return f"{where + key} is {'only here' if key in given else 'only in the directory'}"
+            found = first_difference(recorded[key], given[key], f"{where}{key}." if key != "groups" else where)
+            if found:
+                return found
+        return ""
+    if isinstance(recorded, list) and isinstance(given, list):
+        if len(recorded) != len(given):
+            return f"{where.rstrip('.') or 'configurations'}: {len(recorded)} in the directory, {len(given)} here"
+        for a, b in zip(recorded, given, strict=True):
+            found = first_difference(a, b, where)
+            if found:
+                return found
+        return ""
+    if recorded != given:
+        return f"{where.rstrip('.')}: {recorded} in the directory, {given} here"
+    return ""
