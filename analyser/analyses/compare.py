@@ -54,8 +54,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
+from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute, run_meta
+from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
@@ -211,7 +213,8 @@ class CompareResult:
 def compare(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
             seed: int = 0, rules: dict | None = None, threads: int | None = None, precision: float | None = None,
             max_deals: int = DEFAULT_MAX_COUNT, first_deal: int = 0, unit: str | None = None, out=None,
-            progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None) -> CompareResult:
+            progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None, backend=None,
+            run_dir=None) -> CompareResult:
     """Compare policy A (``policies[0]``) with B (``policies[1]``) on duplicate deals.
 
     Every deal is played in every arrangement (see the module docstring); the result's
@@ -221,7 +224,9 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     batch (default 1,000), after which batches are added until the paired win share
     difference's half-width is at most ``precision`` or ``max_deals`` are played.
     out: also write the per-deal values and metadata to this Parquet file.
+    backend, run_dir: as simulate's.
     """
+    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
     count = one_count(n, deals, "deal")
     precision = check_precision(precision)
     if not isinstance(policies, (list, tuple)) or len(policies) != 2:
@@ -247,7 +252,7 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     def add(chunk, plays):
         tally.add(np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64), plays, a_seats, b_seats)
 
-    run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress)
+    run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, backend=backend, run_dir=run_dir)
     meta.update(run_meta(run, stop), stopped=stop_text(run.stop, unit_name))
     result = CompareResult(meta, tally)
     if out is not None:

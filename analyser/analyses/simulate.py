@@ -22,9 +22,11 @@ import math
 from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
+from analyser.engine.backend import check_backend
 from analyser.engine.config import MAX_INDEX, RunConfig
 from analyser.engine.pipeline import DEFAULT_CHUNK, Background, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
+from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
@@ -50,7 +52,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
              keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
              first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None,
              precision: float | None = None, max_deals: int = DEFAULT_MAX_COUNT,
-             rerun: bool = False) -> SimulationResult:
+             rerun: bool = False, backend=None, run_dir=None) -> SimulationResult:
     """Play ``n`` units (games of Palace, matches of the match games; ``deals``
     is the same number under Palace's name; default 10,000) and tally them.
 
@@ -74,18 +76,22 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     fixed-count run (the stop slightly biases the share that drives it; see the module).
     Units ``first_deal .. first_deal + n - 1`` of ``seed`` are played, so two
     calls with the same seed and different policies play the same deals.
+    backend, run_dir: where the units are played, and a directory keeping every finished
+    chunk to resume from (analyser.engine.backend: "local", "dask", a scheduler address or
+    a dask.distributed.Client; the numbers are the same everywhere).
     """
     count = one_count(n, deals, "unit")
     count = count if count is not None else 10_000 if precision is None else 1_000
     if progress is None:
         progress = in_notebook()
+    where = {"backend": check_backend(backend), "run_dir": open_run_dir(run_dir)}
     with preparing(progress):
         config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
     if rerun and precision is None:
         raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
     if precision is None:
         return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
-                   out=out)
+                   out=out, **where)
     precision = check_precision(precision)
     _, cap = batch_plan(config.deals, precision, max_deals, config.game.unit)
     if not isinstance(rerun, bool):
@@ -95,16 +101,16 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
                         f"{config.game.unit} {config.first_deal:,}; lower --max-deals")
     if not rerun:
         return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
-                   out=out, precision=(precision, cap))
+                   out=out, precision=(precision, cap), **where)
     first = run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=False,
-                precision=(precision, cap))
+                precision=(precision, cap), **where)
     n_reached = first.meta["stop"]["deals"]
     again = replace(config, deals=n_reached, first_deal=config.first_deal + n_reached)
     stop = {"rule": "rerun", "deals": n_reached, "first_deal": again.first_deal, "precision_stop": first.meta["stop"]}
     rerun_meta = {"stop": stop, "stopped": stop_text(stop, config.game.unit), "batches": first.meta["batches"],
                   "precision": first.meta["precision"]}
     return run(again, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
-               out=out, extra=rerun_meta)
+               out=out, extra=rerun_meta, **where)
 
 
 # simulate tallies and writes a chunk in a thread of its own while the next one plays (TallySink)
@@ -170,7 +176,7 @@ class TallySink(Sink):
 
 def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK, progress: bool = False,
         keep_records: bool = False, out=None, precision: tuple[float, int] | None = None,
-        extra: dict | None = None) -> SimulationResult:
+        extra: dict | None = None, backend=None, run_dir=None) -> SimulationResult:
     """Play one configuration through the pipeline: ``config.deals`` units (with ``precision``,
     ``(target, cap)``, the first batch of a precision run); ``extra`` joins the metadata."""
     meta = config.metadata()
@@ -189,7 +195,7 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
 
     sink = TallySink(config, meta, keep_records, out, finish)
     plan = Plan.of([config], chunk_size=chunk_size, label=f"{config.game.name} x{config.players}")
-    run_ = execute(plan, sink, stop, threads=threads, progress=progress)
+    run_ = execute(plan, sink, stop, threads=threads, progress=progress, backend=backend, run_dir=run_dir)
     meta.update(sink.extra)
     return SimulationResult(meta, config.game, sink.tally, run_.seconds, sink.records(), run_.simulation_seconds)
 

@@ -86,8 +86,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
+from analyser.engine.backend import check_backend, make_executor
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
-from analyser.engine.pipeline import Gather, LocalExecutor, Plan, execute
+from analyser.engine.pipeline import Gather, Plan, execute
+from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
 from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
@@ -507,7 +509,8 @@ def _whole(v: float, integer: bool):
 def sweep(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
           seed: int = 0, rules: dict | None = None, threads: int | None = None, values: dict | None = None,
           baseline=None, check_seed: int | None = None, first_deal: int = 0, unit: str | None = None, out=None,
-          progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None) -> SweepResult:
+          progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK, n: int | None = None, backend=None,
+          run_dir=None) -> SweepResult:
     """Sweep one policy's parameters in every seat arrangement on common deals (see the module docstring).
 
     policies: the line-up; the swept policy carries VALUES (``"pickup:max_pile=0..12"``), or give
@@ -515,8 +518,9 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     baseline: the swept parameters' values the differences are taken from (a dict or ``"max_pile=0"``;
     default: their defaults). deals (or n): deals per setting (default 10,000), each played in every
     arrangement. check_seed: the re-check's seed (default seed + 1,000,003). out: also write the table
-    and metadata to this Parquet file.
+    and metadata to this Parquet file. backend, run_dir: as simulate's.
     """
+    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
     count = one_count(n, deals, "deal")
     chunk_size = check_chunk_size(chunk_size)
     spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
@@ -548,18 +552,21 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         return [Plays.concat(b) for b in blocks]
 
     runs: list = []
-    executor = LocalExecutor()
-    label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
-    others = [i for i in range(len(plan.settings)) if i != plan.baseline_row]
-    played = play([plan.baseline] + [plan.settings[i] for i in others], seed, label, "settings")
-    base_plays = played[0]
-    by_setting = dict(zip(others, played[1:], strict=True))
-    rows = [setting_row(base_plays if i == plan.baseline_row else by_setting[i], base_plays)
-            for i in range(len(plan.settings))]
-    table = _table(plan, rows)
-    k = best_index(table)
-    check_base, check_best = play([plan.baseline, plan.settings[k]], check_seed,
-                                  f"{base.game.name} x{base.players}, re-check of the best setting", "re-check runs")
+    executor = make_executor(backend, run_dir, progress)   # one for both plans: compiled once
+    try:
+        label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
+        others = [i for i in range(len(plan.settings)) if i != plan.baseline_row]
+        played = play([plan.baseline] + [plan.settings[i] for i in others], seed, label, "settings")
+        base_plays = played[0]
+        by_setting = dict(zip(others, played[1:], strict=True))
+        rows = [setting_row(base_plays if i == plan.baseline_row else by_setting[i], base_plays)
+                for i in range(len(plan.settings))]
+        table = _table(plan, rows)
+        k = best_index(table)
+        again = f"{base.game.name} x{base.players}, re-check of the best setting"
+        check_base, check_best = play([plan.baseline, plan.settings[k]], check_seed, again, "re-check runs")
+    finally:
+        executor.close()
     check = setting_row(check_best, check_base)
     seconds = sum(r.seconds for r in runs)
     plays = sum(r.plays for r in runs)

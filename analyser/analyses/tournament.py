@@ -88,8 +88,10 @@ from analyser.analyses.seatings import (
     table_seatings,
 )
 from analyser.engine import pipeline
+from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
 from analyser.engine.pipeline import Gather, execute, run_meta
+from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     FIXED,
@@ -316,7 +318,8 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
                seed: int = 0, rules: dict | None = None, threads: int | None = None,
                precision: float | None = None, max_deals: int = DEFAULT_MAX_COUNT, first_deal: int = 0,
                unit: str | None = None, out=None, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
-               n: int | None = None, tables: str = "pairs", bootstrap: int = DEFAULT_BOOTSTRAP) -> TournamentResult:
+               n: int | None = None, tables: str = "pairs", bootstrap: int = DEFAULT_BOOTSTRAP, backend=None,
+               run_dir=None) -> TournamentResult:
     """Play ``policies`` against each other on the same duplicate deals: a head-to-head matrix, the
     meta-game's equilibrium and ratings.
 
@@ -328,7 +331,9 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     widest matrix cell's 95% half-width is at most ``precision`` or ``max_deals`` deals were played.
     bootstrap: replicates of the bootstrap over deals for the equilibrium's intervals (0: none).
     The first policy is the ratings' reference. out: also write a Parquet file.
+    backend, run_dir: as simulate's.
     """
+    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
     count = one_count(n, deals, "deal")
     precision = check_precision(precision)
     if tables not in SEATINGS:
@@ -366,7 +371,8 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
             plan.add(p, deal_index, plays[at: at + size])
             at += size
 
-    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress)
+    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress, backend=backend,
+                  run_dir=run_dir)
     meta.update(run_meta(run, stop), stopped=stop_text(run.stop, unit_name))
     result = conclude(meta, plan, labels, [c.seats[0] for c in singles], bootstrap)
     if out is not None:

@@ -29,8 +29,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute
+from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
 from analyser.io.jsonable import jsonable, rows
@@ -98,11 +100,12 @@ class VaryResult:
 def vary(game: str = "palace", setting: str | None = None, values=None, policies=None, players: int | None = None,
          n: int | None = None, seed: int = 0, rules: dict | None = None, threads: int | None = None,
          progress: bool | None = None, out=None, unit: str | None = None, deals: int | None = None,
-         chunk_size: int = DEFAULT_CHUNK, first_deal: int = 0) -> VaryResult:
+         chunk_size: int = DEFAULT_CHUNK, first_deal: int = 0, backend=None, run_dir=None) -> VaryResult:
     """Play ``n`` deals (default 10,000; ``deals`` is the same number) from ``first_deal`` under
     each value of ``setting`` (default: every value of a choice or on/off setting; give two or
     more for a number) with one line-up. ``rules`` fixes the other settings. See the module
-    docstring for the statistics."""
+    docstring for the statistics. backend, run_dir: as simulate's."""
+    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
     count = one_count(n, deals, "deal")
     base = RunConfig.build(game, players, policies, 1, seed, rules, 0, None, unit)
     count, _ = batch_plan(count, None, None, base.game.unit)
@@ -115,7 +118,8 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     groups = outcome_groups(base.game, base.players)
     tally = EffectTally(len(values), groups)
     plan = Plan.of(configs, count, chunk_size, f"{base.game.name}: {spec.name}")
-    run = execute(plan, Gather(lambda chunk, recs: tally.add(recs), out), threads=threads, progress=progress)
+    run = execute(plan, Gather(lambda chunk, recs: tally.add(recs), out), threads=threads, progress=progress,
+                  backend=backend, run_dir=run_dir)
     if tally.kept == 0:
         raise UserError(f"all {tally.dropped:,} {plural(base.game.unit)} hit the action cap under some value of "
                         f"{spec.name}: nothing completed to compare")

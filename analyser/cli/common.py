@@ -8,6 +8,7 @@ import inspect
 import typing
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -186,6 +187,37 @@ NoProgressOpt = Annotated[bool, typer.Option("--no-progress", show_default=False
                                              help="Show no progress bar (it goes to stderr).")]
 
 
+class Backend(str, Enum):
+    local = "local"
+    dask = "dask"
+
+
+FirstDealOpt = Annotated[int, typer.Option(
+    "--first-deal", metavar=N, show_default=False,
+    help="The first unit to play: units FIRST .. FIRST+N-1 of the seed, so runs of one seed on disjoint "
+         "ranges add up (`analyser merge`). Default: 0.")]
+BackendOpt = Annotated[Backend | None, typer.Option(
+    "--backend", show_default=False,
+    help="Where to play: local (this process, --threads) or dask (a Dask cluster: --scheduler, or one "
+         "started on this machine). The numbers are the same. Default: local.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS", show_default=False,
+    help="A Dask scheduler to run on (tcp://HOST:8786); implies --backend dask.")]
+RunDirOpt = Annotated[Path | None, typer.Option(
+    "--run-dir", metavar="DIR", show_default=False,
+    help="Keep every finished chunk in DIR; the same command run again (after Ctrl-C, a kill or a crash) "
+         "plays only what is missing and gives the same result. Default: none.")]
+
+
+def where(backend: Backend | None, scheduler: str | None) -> str:
+    """The analyses' ``backend`` argument from --backend and --scheduler."""
+    if scheduler is not None:
+        if backend == Backend.local:
+            raise UserError("--scheduler runs on a Dask cluster: give --backend dask with it, or leave --backend out")
+        return scheduler
+    return (backend or Backend.local).value
+
+
 # Options every command declares alike but explains in its own words.
 def policy_option(help: str):
     """The repeatable ``--policy NAME[:PARAM=VALUE,...]``."""
@@ -214,6 +246,9 @@ class RunArgs:
     rule: tuple[str, ...]      # as given (the report's command line repeats them)
     threads: int | None
     progress: bool
+    first_deal: int = 0
+    backend: str = "local"             # or "dask", or a scheduler address (where())
+    run_dir: Path | None = None
 
     @property
     def rules(self) -> dict:
@@ -222,18 +257,20 @@ class RunArgs:
         return parse_rule_args(list(self.rule) or None)
 
 
-def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool = True):
+def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool = True, first: bool = True):
     """Give a command the options every command that plays units has (``--policy``,
     ``--players``, the count and its other names, ``--unit`` unless ``unit=False``, ``--seed``,
-    ``--rule``, ``--threads``, ``--no-progress``), declared here once, after the command's
+    ``--first-deal`` unless ``first=False``, ``--rule``, ``--threads``, ``--backend``, ``--scheduler``,
+    ``--run-dir``, ``--no-progress``), declared here once, after the command's
     required arguments (``GAME``), each command explaining the first three in its own words.
     The command receives them as ``run: RunArgs`` and its errors are worded by user_errors."""
     shared = [("policy", policy_option(policy_help), None), ("players", players_option(players_help), None),
               ("count", deals_option(deals_help), None), ("count2", CountAlias, None),
               ("games", GamesAlias, None), ("matches", MatchesAlias, None)]
     shared += [("unit", UnitOpt, None)] if unit else []
-    shared += [("seed", SeedOpt, 0), ("rule", RuleOpt, None), ("threads", ThreadsOpt, None),
-               ("no_progress", NoProgressOpt, False)]
+    shared += [("seed", SeedOpt, 0)] + ([("first_deal", FirstDealOpt, 0)] if first else [])
+    shared += [("rule", RuleOpt, None), ("threads", ThreadsOpt, None), ("backend", BackendOpt, None),
+               ("scheduler", SchedulerOpt, None), ("run_dir", RunDirOpt, None), ("no_progress", NoProgressOpt, False)]
 
     def decorate(fn):
         hints = typing.get_type_hints(fn, include_extras=True)
@@ -250,7 +287,8 @@ def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool
                             "--games": kwargs.pop("games"), "--matches": kwargs.pop("matches")}, None)
             run = RunArgs(kwargs.pop("policy"), kwargs.pop("players"), count, kwargs.pop("unit", None),
                           kwargs.pop("seed"), tuple(kwargs.pop("rule") or ()), kwargs.pop("threads"),
-                          not kwargs.pop("no_progress"))
+                          not kwargs.pop("no_progress"), kwargs.pop("first_deal", 0),
+                          where(kwargs.pop("backend"), kwargs.pop("scheduler")), kwargs.pop("run_dir"))
             return fn(**kwargs, run=run)
 
         command.__signature__ = inspect.Signature(params)

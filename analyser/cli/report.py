@@ -18,7 +18,7 @@ DEALS_HELP = (
     "(--count, --games and --matches are other names for it). Default: 50,000.")
 
 
-@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP, unit=False)
+@common.plays_units(POLICY_HELP, PLAYERS_HELP, DEALS_HELP, unit=False, first=False)
 def report(
     game: common.GameArg,
     tournament_deals: Annotated[int | None, typer.Option(
@@ -68,7 +68,7 @@ def report(
 
     result = build(game, policies=run.policy, players=run.players, deals=run.count, seed=run.seed, rules=run.rules,
                    threads=run.threads, progress=progress, tournament_deals=tournament_deals, sections=section,
-                   announce=announce, out=target,
+                   announce=announce, out=target, backend=run.backend, run_dir=run.run_dir,
                    command=_command(game, run.policy, run.players, run.count, tournament_deals, run.seed,
                                     list(run.rule), section, out))
     _print(result)

@@ -66,6 +66,10 @@ def simulate(
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the summary. Default: table.")] = common.Format.table,
     plot: output.PlotOpt = None,
+    first_deal: common.FirstDealOpt = 0,
+    backend: common.BackendOpt = None,
+    scheduler: common.SchedulerOpt = None,
+    run_dir: common.RunDirOpt = None,
     no_progress: common.NoProgressOpt = False,
 ):
     """Play games (Palace) or matches and print a summary.
@@ -86,7 +90,8 @@ def simulate(
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
                             keep_records=False, progress=not no_progress, unit=unit, precision=precision,
-                            max_deals=max_deals, rerun=rerun)
+                            max_deals=max_deals, rerun=rerun, first_deal=first_deal,
+                            backend=common.where(backend, scheduler), run_dir=run_dir)
     output.print_result(result, fmt)
     if out is not None:
         typer.echo(f"wrote {out}", err=True)

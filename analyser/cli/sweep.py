@@ -56,7 +56,8 @@ def sweep(
     plot = output.checked_plot_path(plot)
     result = run_sweep(game, policies=run.policy or None, players=run.players, deals=run.count, seed=run.seed,
                        rules=run.rules, threads=run.threads, baseline=baseline, check_seed=check_seed,
-                       unit=run.unit, out=out, progress=run.progress)
+                       unit=run.unit, out=out, progress=run.progress,
+                       first_deal=run.first_deal, backend=run.backend, run_dir=run.run_dir)
     output.finish(result, print_sweep, fmt, out, plot)
 
 

@@ -297,8 +297,9 @@ class LocalExecutor:
         self.spare, self.turn = held, 0
 
     def results(self, chunks):
-        """Each chunk with its records, in the order given (the executor protocol: a cluster's
-        executor has several in flight and still yields them in order)."""
+        """Each chunk with its records, in the order given (the executor protocol: ``chunks`` is
+        an iterator, maybe a very long one; a cluster's executor has several in flight and
+        still yields them in order)."""
         for chunk in chunks:
             yield chunk, self.play(chunk)
 
@@ -357,8 +358,8 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
         batch = plan.count
         while batch:
             with progress_bar(batch * plan.plays_per_unit, plan.label, progress) as bar:
-                todo = [Chunk(g, start, n) for g in range(groups)
-                        for start, n in chunks(plan.first + stats.units, batch, plan.chunk_size)]
+                todo = (Chunk(g, start, n) for g in range(groups)     # lazily: a count may be 10**18
+                        for start, n in chunks(plan.first + stats.units, batch, plan.chunk_size))
                 with closing(executor.results(todo)) as played:   # closed early, a cluster cancels the rest
                     t0 = time.perf_counter()
                     for chunk, records in played:

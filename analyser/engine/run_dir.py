@@ -16,6 +16,7 @@ larger count extends the run) as its chunks are keyed by their first unit and co
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import zlib
@@ -32,6 +33,7 @@ MANIFEST = "manifest.jsonl"
 FORMAT = 1
 COMPRESSION = {"compression": "zstd", "compression_level": 1}   # Palace's 136 bytes a game become 27
 TEMP = ".part-"
+WINDOW = 64                # chunks looked up at a time (the inner executor then has them in flight)
 
 
 def open_run_dir(run_dir):
@@ -141,7 +143,13 @@ class StoredExecutor:
         self.inner.prepare(plan, reuse_buffers, held + 1)
 
     def results(self, chunks):
-        """Each chunk's records, read from its part or played (and saved), in the order given."""
+        """Each chunk's records, read from its part or played (and saved), in the order given;
+        ``chunks`` taken a window at a time (it may be very long)."""
+        chunks = iter(chunks)
+        while window := list(itertools.islice(chunks, WINDOW)):
+            yield from self.window(window)
+
+    def window(self, chunks: list):
         parts = self.store.parts
         keys = [chunk_key(self.groups[c.group], c.start, c.count) for c in chunks]
         played = self.inner.results([c for c, k in zip(chunks, keys, strict=True) if k not in parts])

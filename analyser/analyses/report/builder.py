@@ -65,7 +65,7 @@ def _sections(value) -> tuple[str, ...]:
 def report(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
            seed: int = 0, rules: dict | None = None, threads: int | None = None, progress: bool | None = None,
            tournament_deals: int | None = None, sections=None, out=None, n: int | None = None,
-           announce=None, command: str | None = None) -> BalanceReport:
+           announce=None, command: str | None = None, backend=None, run_dir=None) -> BalanceReport:
     """Build a balance report of ``game`` for one line-up (see the module docstring).
 
     policies: the line-up as ``simulate`` takes it (default: the game's default policy in every seat).
@@ -76,9 +76,13 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     an existing report is replaced only when the new one is complete.
     announce: called with a line as each section starts (the CLI prints it).
     command: the command line that made the report, recorded in it (the CLI gives it).
+    backend, run_dir: as simulate's; every run of the report keeps its chunks in the one directory.
     """
+    from analyser.engine.backend import check_backend
     from analyser.engine.progress import in_notebook
+    from analyser.engine.run_dir import open_run_dir
 
+    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
     count = n if n is not None else deals if deals is not None else DEFAULT_DEALS
@@ -108,7 +112,8 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
         meta["command"] = command
     result = BalanceReport(meta)
     context = {"config": config, "seed": config.seed, "rules": rules, "threads": threads, "progress": progress,
-               "count": count, "t_deals": t_deals, "uniform": uniform}
+               "count": count, "t_deals": t_deals, "uniform": uniform,
+               "where": {"backend": backend, "run_dir": run_dir}}
     start = time.perf_counter()
     current = None
     try:
@@ -151,7 +156,7 @@ def _simulate(ctx: dict, players: int, policies, rules, streams=None):
 
     result = simulate(ctx["config"].game.name, players=players, policies=policies, deals=ctx["count"],
                       seed=ctx["seed"], rules=rules, threads=ctx["threads"], progress=ctx["progress"],
-                      keep_records=True, streams=streams)
+                      keep_records=True, streams=streams, **ctx["where"])
     ctx["threads_used"] = result.meta.get("threads")
     return result
 
@@ -319,7 +324,8 @@ def _policies(report: BalanceReport, ctx: dict) -> None:
         report.parts["policies"] = {"skipped": "the game has one policy"}
         return
     league = tournament(spec.name, entrants, players=config.players, deals=ctx["t_deals"], seed=ctx["seed"],
-                        rules=ctx["rules"], threads=ctx["threads"], progress=ctx["progress"])
+                        rules=ctx["rules"], threads=ctx["threads"], progress=ctx["progress"],
+                        **ctx["where"])
     summary = sec.policy_summary(league)
     summary["meta"] = {k: league.meta.get(k) for k in ("arrangements", "method", "model", "stopped", "cell",
                                                         "fair_share", "deals", "plays")}
