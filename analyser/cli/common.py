@@ -16,6 +16,8 @@ from typer.core import TyperCommand, TyperGroup
 
 from analyser.errors import Interrupted, UserError
 
+DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the CLI starts without numpy)
+
 # Metavars: say what to type, not Python types (`<list[str]>`, `<int>`).
 N = "N"
 FILE = "FILE"
@@ -196,6 +198,10 @@ FirstDealOpt = Annotated[int, typer.Option(
     "--first-deal", metavar=N, show_default=False,
     help="The first unit to play: units FIRST .. FIRST+N-1 of the seed, so runs of one seed on disjoint "
          "ranges add up (`analyser merge`). Default: 0.")]
+ChunkSizeOpt = Annotated[int, typer.Option(
+    "--chunk-size", metavar=N, show_default=False,
+    help="Units a chunk: what --run-dir keeps at a time and a Dask task plays. The numbers do not depend "
+         "on it. Default: 65,536.")]
 BackendOpt = Annotated[Backend | None, typer.Option(
     "--backend", show_default=False,
     help="Where to play: local (this process, --threads) or dask (a Dask cluster: --scheduler, or one "
@@ -247,8 +253,14 @@ class RunArgs:
     threads: int | None
     progress: bool
     first_deal: int = 0
+    chunk_size: int = DEFAULT_CHUNK
     backend: str = "local"             # or "dask", or a scheduler address (where())
     run_dir: Path | None = None
+
+    def placing(self) -> dict:
+        """The analyses' keywords for where and how the units are played (the same numbers anyway)."""
+        return {"first_deal": self.first_deal, "chunk_size": self.chunk_size, "backend": self.backend,
+                "run_dir": self.run_dir}
 
     @property
     def rules(self) -> dict:
@@ -260,15 +272,16 @@ class RunArgs:
 def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool = True, first: bool = True):
     """Give a command the options every command that plays units has (``--policy``,
     ``--players``, the count and its other names, ``--unit`` unless ``unit=False``, ``--seed``,
-    ``--first-deal`` unless ``first=False``, ``--rule``, ``--threads``, ``--backend``, ``--scheduler``,
-    ``--run-dir``, ``--no-progress``), declared here once, after the command's
+    ``--first-deal`` and ``--chunk-size`` unless ``first=False``, ``--rule``, ``--threads``, ``--backend``,
+    ``--scheduler``, ``--run-dir``, ``--no-progress``), declared here once, after the command's
     required arguments (``GAME``), each command explaining the first three in its own words.
     The command receives them as ``run: RunArgs`` and its errors are worded by user_errors."""
     shared = [("policy", policy_option(policy_help), None), ("players", players_option(players_help), None),
               ("count", deals_option(deals_help), None), ("count2", CountAlias, None),
               ("games", GamesAlias, None), ("matches", MatchesAlias, None)]
     shared += [("unit", UnitOpt, None)] if unit else []
-    shared += [("seed", SeedOpt, 0)] + ([("first_deal", FirstDealOpt, 0)] if first else [])
+    shared += [("seed", SeedOpt, 0)] + ([("first_deal", FirstDealOpt, 0), ("chunk_size", ChunkSizeOpt, DEFAULT_CHUNK)]
+                                        if first else [])
     shared += [("rule", RuleOpt, None), ("threads", ThreadsOpt, None), ("backend", BackendOpt, None),
                ("scheduler", SchedulerOpt, None), ("run_dir", RunDirOpt, None), ("no_progress", NoProgressOpt, False)]
 
@@ -288,6 +301,7 @@ def plays_units(policy_help: str, players_help: str, deals_help: str, unit: bool
             run = RunArgs(kwargs.pop("policy"), kwargs.pop("players"), count, kwargs.pop("unit", None),
                           kwargs.pop("seed"), tuple(kwargs.pop("rule") or ()), kwargs.pop("threads"),
                           not kwargs.pop("no_progress"), kwargs.pop("first_deal", 0),
+                          kwargs.pop("chunk_size", DEFAULT_CHUNK),
                           where(kwargs.pop("backend"), kwargs.pop("scheduler")), kwargs.pop("run_dir"))
             return fn(**kwargs, run=run)
 

@@ -51,8 +51,7 @@ def compare(
     plot = output.checked_plot_path(plot)
     result = run_compare(game, policies=run.policy or [], players=run.players, deals=run.count, seed=run.seed,
                          rules=run.rules, threads=run.threads, precision=precision, max_deals=max_deals,
-                         unit=run.unit, out=out, progress=run.progress,
-                         first_deal=run.first_deal, backend=run.backend, run_dir=run.run_dir)
+                         unit=run.unit, out=out, progress=run.progress, **run.placing())
     output.finish(result, print_compare, fmt, out, plot)
 
 

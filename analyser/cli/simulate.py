@@ -67,6 +67,7 @@ def simulate(
                                         help="How to print the summary. Default: table.")] = common.Format.table,
     plot: output.PlotOpt = None,
     first_deal: common.FirstDealOpt = 0,
+    chunk_size: common.ChunkSizeOpt = 1 << 16,
     backend: common.BackendOpt = None,
     scheduler: common.SchedulerOpt = None,
     run_dir: common.RunDirOpt = None,
@@ -90,7 +91,7 @@ def simulate(
     result = run_simulation(game, players=players, policies=policy, n=count, seed=seed,
                             rules=parse_rule_args(rule), threads=threads, out=out,
                             keep_records=False, progress=not no_progress, unit=unit, precision=precision,
-                            max_deals=max_deals, rerun=rerun, first_deal=first_deal,
+                            max_deals=max_deals, rerun=rerun, first_deal=first_deal, chunk_size=chunk_size,
                             backend=common.where(backend, scheduler), run_dir=run_dir)
     output.print_result(result, fmt)
     if out is not None:

@@ -56,8 +56,7 @@ def sweep(
     plot = output.checked_plot_path(plot)
     result = run_sweep(game, policies=run.policy or None, players=run.players, deals=run.count, seed=run.seed,
                        rules=run.rules, threads=run.threads, baseline=baseline, check_seed=check_seed,
-                       unit=run.unit, out=out, progress=run.progress,
-                       first_deal=run.first_deal, backend=run.backend, run_dir=run.run_dir)
+                       unit=run.unit, out=out, progress=run.progress, **run.placing())
     output.finish(result, print_sweep, fmt, out, plot)
 
 

@@ -81,7 +81,7 @@ def tournament(
     result = run_tournament(game, policies=run.policy or [], players=run.players, deals=run.count, seed=run.seed,
                             rules=run.rules, threads=run.threads, precision=precision,
                             max_deals=max_deals, unit=run.unit, out=out, progress=run.progress, tables=tables,
-                            bootstrap=bootstrap, first_deal=run.first_deal, backend=run.backend, run_dir=run.run_dir)
+                            bootstrap=bootstrap, **run.placing())
     output.finish(result, print_tournament, fmt, out, plot)
 
 

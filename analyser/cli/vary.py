@@ -42,7 +42,7 @@ def vary(
 
     result = run_vary(game, name.strip(), values if eq else None, policies=run.policy, players=run.players, n=run.count,
                       seed=run.seed, rules=run.rules, threads=run.threads, unit=run.unit, out=out,
-                      progress=run.progress, first_deal=run.first_deal, backend=run.backend, run_dir=run.run_dir)
+                      progress=run.progress, **run.placing())
     output.finish(result, print_vary, fmt, out, plot)
 
 

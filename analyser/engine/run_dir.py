@@ -33,6 +33,8 @@ MANIFEST = "manifest.jsonl"
 FORMAT = 1
 COMPRESSION = {"compression": "zstd", "compression_level": 1}   # Palace's 136 bytes a game become 27
 TEMP = ".part-"
+FIRST = ("game", "unit", "players", "seed", "policies", "settings", "streams", "first", "chunk_size")
+LAST = ("functions", "analyser")   # named by a difference only when nothing a user set differs
 WINDOW = 64                # chunks looked up at a time (the inner executor then has them in flight)
 
 
@@ -190,10 +192,15 @@ class StoredExecutor:
 
 
 def read_manifest(path: Path) -> tuple[list[dict], dict[str, dict]]:
-    """The plans and the parts a manifest names; a last line cut short by a kill is dropped."""
+    """The plans and the parts a manifest names; a last line cut short by a kill is cut off (so
+    the next line appended starts a line of its own)."""
     plans, parts = [], {}
     if not path.exists():
         return plans, parts
+    with open(path, "rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
     with open(path, encoding="utf-8") as f:
         for line in f:
             try:
@@ -210,7 +217,8 @@ def read_manifest(path: Path) -> tuple[list[dict], dict[str, dict]]:
 def first_difference(recorded, given, where: str = "") -> str:
     """The first place two plan identities differ, in words (``seed: 3 in the directory, 4 here``)."""
     if isinstance(recorded, dict) and isinstance(given, dict):
-        for key in list(recorded) + [k for k in given if k not in recorded]:
+        keys = list(recorded) + [k for k in given if k not in recorded]
+        for key in sorted(keys, key=lambda k: (FIRST.index(k) if k in FIRST else len(FIRST), k in LAST)):
             if key not in recorded or key not in given:
                 return f"{where + key} is {'only here' if key in given else 'only in the directory'}"
             found = first_difference(recorded[key], given[key], f"{where}{key}." if key != "groups" else where)
