@@ -233,3 +233,4 @@ def test_ctrl_c_says_the_chunks_are_kept(tmp_path):
     plain = analyser.simulate("palace", n=500, chunk_size=100)
     same(plain, analyser.simulate("palace", n=500, chunk_size=100, run_dir=tmp_path))
     assert np.array_equal(plain.records["unit"], np.arange(500))
+

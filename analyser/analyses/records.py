@@ -65,7 +65,10 @@ class SimulationResult:
     def games(self) -> pd.DataFrame:
         """One row per unit (needs the records: a run with keep_records or a results file)."""
         if self.records is None:
-            raise UserError("this result kept no per-unit records; run with keep_records=True or out=FILE")
+            why = self.meta.get("records") or "not kept"
+            raise UserError(f"this result's per-unit records were {why}"
+                            if "records" in self.meta else
+                            "this result kept no per-unit records; run with keep_records=True or out=FILE")
         return records_frame(self.records, self.game, self.tally.players, self.labels)
 
     def save(self, path: str | Path) -> Path:

@@ -38,6 +38,7 @@ from analyser.engine.stopping import (
     stop_text,
 )
 from analyser.errors import UserError
+from analyser.io.numbers import plural
 from analyser.stats.intervals import stop_half_width
 from analyser.stats.tally import Tally
 
@@ -49,7 +50,7 @@ PRECISION_BIAS = ("the share whose interval is the widest drives the stop, which
 
 def simulate(game: str = "palace", players: int | None = None, policies=None, deals: int | None = None,
              seed: int = 0, rules: dict | None = None, threads: int | None = None, out=None,
-             keep_records: bool = True, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
+             keep_records: bool | None = None, progress: bool | None = None, chunk_size: int = DEFAULT_CHUNK,
              first_deal: int = 0, n: int | None = None, streams=None, unit: str | None = None,
              precision: float | None = None, max_deals: int = DEFAULT_MAX_COUNT,
              rerun: bool = False, backend=None, run_dir=None) -> SimulationResult:
@@ -61,8 +62,11 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     spec with parameters (``"pickup:max_pile=5"``), a PolicySpec or SeatPolicy,
     or an ``@numba.njit`` function of the game's policy signature.
     rules: setting name -> value (``{"ten_on_anything": True}``).
-    keep_records: keep one record per unit in memory (``result.games``); turn
-    it off for very large runs, which then need only the tallies' memory.
+    keep_records: keep one record per unit in memory (``result.games``). The default
+    (None) keeps them while they take at most KEEP_LIMIT (1 GiB: about 7.9 million
+    Palace games, 3.5 million Enemy Anemone matches), then drops them with a warning,
+    so a run of any size needs only the tallies' memory; True keeps every one, False none.
+    out=FILE writes them to disk at any size.
     progress: a progress bar (default: on in a notebook, off elsewhere).
     streams: the policy stream id of each seat (default: its seat number); a
     rotation of seats that moves the ids with the policies keeps every
@@ -82,6 +86,9 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     """
     count = one_count(n, deals, "unit")
     count = count if count is not None else 10_000 if precision is None else 1_000
+    if keep_records not in (None, True, False):
+        raise UserError(f"keep_records is True, False or None (kept up to {KEEP_LIMIT / (1 << 30):g} GiB), "
+                        f"not {keep_records!r}")
     if progress is None:
         progress = in_notebook()
     where = {"backend": check_backend(backend), "run_dir": open_run_dir(run_dir)}
@@ -115,6 +122,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
 
 # simulate tallies and writes a chunk in a thread of its own while the next one plays (TallySink)
 OVERLAP = True
+KEEP_LIMIT = 1 << 30    # bytes of records keep_records=None keeps in memory
 
 
 class TallySink(Sink):
@@ -129,7 +137,9 @@ class TallySink(Sink):
         self.game, self.players, self.out, self.finish = config.game, config.players, out, finish
         self.writer = RecordWriter(out, meta, config.game) if out is not None else None  # refuses a bad target
         self.tally = Tally.for_run(config.game, config.players, meta["policies"])
-        self.keeps_records = keep_records
+        self.keeps_records = keep_records is not False
+        self.limit = KEEP_LIMIT if keep_records is None else None
+        self.kept_bytes = 0
         self.background = Background() if OVERLAP else None
         self.holds = 1 if OVERLAP else 0
         self.kept = []
@@ -139,10 +149,23 @@ class TallySink(Sink):
         rec, = records
         if self.keeps_records:
             self.kept.append(rec)
+            self.kept_bytes += rec.nbytes
+            if self.limit is not None and self.kept_bytes > self.limit:
+                self.drop_records(chunk.start + chunk.count)
         if self.background:
             self.background.submit(self.take, rec)
         else:
             self.take(rec)
+
+    def drop_records(self, units: int) -> None:
+        """Past KEEP_LIMIT: keep no more records (the tally goes on), and say so."""
+        import warnings
+
+        self.kept, self.keeps_records = [], False
+        gib = self.limit / (1 << 30)
+        self.extra["records"] = (f"not kept: past {units:,} {plural(self.game.unit)} they took more than {gib:g} GiB "
+                                 f"of memory; keep_records=True keeps them all, out=FILE writes them to disk")
+        warnings.warn(f"the records are {self.extra['records']}", stacklevel=2)
 
     def take(self, rec) -> None:
         """A chunk's work: tallied, then written."""
@@ -157,7 +180,7 @@ class TallySink(Sink):
     def close(self, run) -> None:
         if self.background:
             self.background.close()
-        self.extra = self.finish(run)
+        self.extra = {**self.extra, **self.finish(run)}
         if self.writer:
             self.writer.close(self.extra)
 

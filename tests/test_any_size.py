@@ -1,0 +1,22 @@
+"""Results at any size: records are kept in memory only up to a documented size."""
+import pytest
+
+import analyser
+from analyser.errors import UserError
+
+
+def test_records_are_kept_up_to_the_limit_then_dropped_with_a_warning(monkeypatch):
+    from analyser.analyses import simulate as simulate_module
+
+    itemsize = analyser.simulate("palace", n=1).records.dtype.itemsize
+    monkeypatch.setattr(simulate_module, "KEEP_LIMIT", itemsize * 250)
+    assert analyser.simulate("palace", n=200, chunk_size=100).records.size == 200
+    with pytest.warns(UserWarning, match="past 300 games they took more than"):
+        big = analyser.simulate("palace", n=500, chunk_size=100)
+    assert big.records is None and big.meta["deals"] == 500
+    assert big.summary.equals(analyser.simulate("palace", n=500, chunk_size=100, keep_records=True).summary)
+    with pytest.raises(UserError, match="records were not kept: past 300 games"):
+        _ = big.games
+    assert analyser.simulate("palace", n=500, chunk_size=100, keep_records=False).records is None
+    with pytest.raises(UserError, match="keep_records is True, False or None"):
+        analyser.simulate("palace", n=5, keep_records="yes")
