@@ -1,0 +1,128 @@
+"""The Dask backend (analyser.engine.dask_backend): a cluster's records are the local run's, byte for byte."""
+import os
+
+import pytest
+
+pytest.importorskip("distributed")
+
+import numba  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
+
+import analyser  # noqa: E402
+from analyser.engine import dask_backend  # noqa: E402
+from analyser.engine.config import RunConfig  # noqa: E402
+from analyser.engine.pipeline import Chunk, Plan  # noqa: E402
+from analyser.errors import UserError  # noqa: E402
+from analyser.games.palace.constants import ACTION  # noqa: E402
+
+# A notebook's cell: its functions belong to __main__, so they travel to the workers by value.
+CELL = '''
+from numba import njit
+
+@njit
+def always_pick_up(pub, pv, legal, params):
+    if legal[ACTION.PICKUP]:
+        return ACTION.PICKUP
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+@njit
+def cheat(pub, pv, legal, params):
+    return ACTION.COUNT - 1      # SWAP_DONE: illegal during play
+'''
+NOTEBOOK = {"__name__": "__main__", "ACTION": ACTION}
+exec(compile(CELL, "<notebook cell>", "exec"), NOTEBOOK)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as c:
+        yield c
+
+
+def same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_simulate_on_a_cluster_gives_the_local_records(client):
+    mix = ["saver", "lowest", "pickup:max_pile=5", "random"]
+    local = analyser.simulate("palace", players=4, policies=mix, n=1500, seed=4)
+    dask = analyser.simulate("palace", players=4, policies=mix, n=1500, seed=4, chunk_size=200, backend=client)
+    assert same_bytes(local.records, dask.records)
+    pd.testing.assert_frame_equal(local.summary, dask.summary)
+
+
+def test_a_match_game_on_a_cluster_gives_the_local_records(client):
+    local = analyser.simulate("olenon", n=120, seed=2, chunk_size=50)
+    dask = analyser.simulate("olenon", n=120, seed=2, chunk_size=32, backend=client)
+    assert same_bytes(local.records, dask.records)
+    pd.testing.assert_frame_equal(local.summary, dask.summary)
+
+
+def test_compare_on_a_cluster_gives_the_local_result(client):
+    local = analyser.compare("palace", ["random", "saver"], players=2, deals=400, seed=3)
+    dask = analyser.compare("palace", ["random", "saver"], players=2, deals=400, seed=3, chunk_size=64,
+                            backend=client)
+    pd.testing.assert_frame_equal(local.summary, dask.summary)
+
+
+def test_a_notebook_policy_runs_on_the_workers(client):
+    policies = [NOTEBOOK["always_pick_up"], "saver"]
+    local = analyser.simulate("palace", players=2, policies=policies, n=400, seed=1)
+    dask = analyser.simulate("palace", players=2, policies=policies, n=400, seed=1, chunk_size=100, backend=client)
+    assert same_bytes(local.records, dask.records)
+    assert dask.records["voluntary"][:, 0].sum() > 0
+
+
+def test_an_error_in_a_task_reaches_the_caller_as_itself(client):
+    with pytest.raises(UserError, match="policy 'cheat' at seat 1 chose an illegal action"):
+        analyser.simulate("palace", players=2, policies=["saver", NOTEBOOK["cheat"]], n=200, chunk_size=50,
+                          backend=client)
+
+
+def test_results_closed_early_cancels_the_outstanding_tasks(client):
+    config = RunConfig.build("palace", 2, ["saver", "random"], 2000, seed=5)
+    executor = dask_backend.DaskExecutor(client)
+    executor.prepare(Plan.of([config], chunk_size=50))
+    played = executor.results([Chunk(0, start, 50) for start in range(0, 2000, 50)])
+    chunk, (records,) = next(played)
+    assert chunk == Chunk(0, 0, 50) and records.size == 50
+    played.close()
+    assert not [key for key in client.futures if executor.digests[0] in str(key)]
+
+
+def test_the_machine_cluster_runs_one_numba_thread_a_worker():
+    """backend="dask": a LocalCluster kept for the process, NUMBA_NUM_THREADS=1 in its workers and
+    not in this process (numba re-reads it when it compiles)."""
+    before = os.environ.get("NUMBA_NUM_THREADS")
+    try:
+        r = analyser.simulate("palace", players=2, policies=["saver", "random"], n=300, chunk_size=100,
+                              backend="dask")
+        client = dask_backend.shared_client("dask")
+        assert set(client.run(lambda: os.environ.get("NUMBA_NUM_THREADS")).values()) == {"1"}
+        assert len(client.nthreads()) == dask_backend.cpu_count()
+        assert os.environ.get("NUMBA_NUM_THREADS") == before
+        assert numba.njit(lambda x: x + 1)(1) == 2       # compiles here: numba's thread count unchanged
+        assert r.records.size == 300
+    finally:
+        dask_backend.close_shared()
+
+
+def test_a_policy_the_workers_cannot_load_is_refused_in_one_line(client, tmp_path, monkeypatch):
+    """An @njit function travels by value, but what it reads from an importable module (a class)
+    travels by reference: that module must be importable on the workers too."""
+    (tmp_path / "only_here_policies.py").write_text(
+        "from enum import IntEnum\n\nfrom numba import njit\n\n\nclass START(IntEnum):\n    AT = 0\n\n\n"
+        "@njit\ndef first_legal(pub, pv, legal, params):\n"
+        "    for a in range(START.AT, legal.size):\n        if legal[a]:\n            return a\n    return -1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))      # importable here, not on the workers
+    from only_here_policies import first_legal
+
+    with pytest.raises(UserError, match="module on the workers' path") as err:
+        analyser.simulate("palace", players=2, policies=[first_legal, "saver"], n=100, backend=client)
+    assert "\n" not in str(err.value)
