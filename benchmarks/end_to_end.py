@@ -33,7 +33,8 @@ import numba
 
 import analyser
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
-from analyser.engine.pipeline import LocalExecutor, Plan, Sink, execute
+from analyser.engine.local import LocalExecutor
+from analyser.engine.pipeline import Plan, Sink, execute
 
 GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
 

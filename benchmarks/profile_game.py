@@ -30,7 +30,8 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 import importlib  # noqa: E402
 
 from analyser.engine.config import RunConfig  # noqa: E402
-from analyser.engine.pipeline import ChunkRunner, set_threads  # noqa: E402
+from analyser.engine.local import ChunkRunner  # noqa: E402
+from analyser.engine.pipeline import set_threads  # noqa: E402
 from analyser.games.registry import get_game  # noqa: E402
 
 MIXES = {"palace": ("saver", "lowest", "pickup", "saver"),

@@ -20,7 +20,7 @@ import numpy as np
 
 import analyser
 from analyser.engine.config import RunConfig
-from analyser.engine.pipeline import ChunkRunner
+from analyser.engine.local import ChunkRunner
 
 
 def main():

@@ -1,5 +1,5 @@
 """simulate tallies and writes a chunk in a thread of its own while the next one plays
-(engine.pipeline.Background, analyses.simulate.TallySink): the same file and tally as one
+(engine.background.Background, analyses.simulate.TallySink): the same file and tally as one
 after the other, errors raised in the caller's thread, and a run that stops early leaves
 no partial file and an older file as it was."""
 import threading
@@ -11,8 +11,10 @@ import pytest
 
 import analyser
 import analyser.analyses.simulate as simulate_module
+from analyser.engine.background import Background
 from analyser.engine.config import RunConfig
-from analyser.engine.pipeline import Background, LocalExecutor, Plan
+from analyser.engine.local import LocalExecutor
+from analyser.engine.pipeline import Plan
 from analyser.errors import Interrupted
 from analyser.io.results_file import RecordWriter, read_results
 

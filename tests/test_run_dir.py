@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import analyser
 from analyser.cli.main import app
 from analyser.engine import run_dir as run_dir_module
-from analyser.engine.pipeline import LocalExecutor
+from analyser.engine.local import LocalExecutor
 from analyser.errors import UserError
 
 runner = CliRunner()

@@ -215,7 +215,7 @@ def test_values_that_change_nothing_flag_nothing_over_seeds():
 
 
 def test_common_deals_rotations_and_recheck(monkeypatch):
-    import analyser.engine.pipeline as runner_module
+    import analyser.engine.local as runner_module
     from analyser.analyses.simulate import simulate
 
     built = []

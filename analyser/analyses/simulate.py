@@ -23,8 +23,9 @@ from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
 from analyser.engine.backend import check_backend
+from analyser.engine.background import Background
 from analyser.engine.config import MAX_INDEX, RunConfig
-from analyser.engine.pipeline import DEFAULT_CHUNK, Background, Plan, Sink, execute, file_note, join_records
+from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (

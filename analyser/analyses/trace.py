@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass
 
 from analyser.engine.config import RunConfig, whole_number
-from analyser.engine.pipeline import ChunkRunner
+from analyser.engine.local import ChunkRunner
 from analyser.errors import UserError
 
 

@@ -33,7 +33,7 @@ def make_executor(backend=None, run_dir=None, progress: bool = False):
     when one is given (analyser.engine.run_dir)."""
     backend = check_backend(backend)
     if backend is None or backend == "local":
-        from analyser.engine.pipeline import LocalExecutor
+        from analyser.engine.local import LocalExecutor
 
         executor = LocalExecutor()
     else:

@@ -199,7 +199,7 @@ def worker_runners(payload) -> list:
     if missing:
         import cloudpickle
 
-        from analyser.engine.pipeline import LocalExecutor
+        from analyser.engine.local import LocalExecutor
 
         try:
             descriptions = cloudpickle.loads(blob)

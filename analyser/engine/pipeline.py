@@ -4,11 +4,14 @@
   (RunConfig: line-up, seat arrangement, rule values, seed), every configuration
   of a group played on the same units (an analysis's seat arrangements, or the
   values of a rule), from a first unit, a first batch of units, in chunks.
-- An **executor** (:class:`LocalExecutor`) plays a chunk: units start ..
-  start + count - 1 in every configuration of one group, giving their records.
-  Here in this process, with numba's threads inside each chunk; a chunk's
-  records depend on its configuration, first unit and count alone, so any
-  chunking, thread count or executor gives the same numbers.
+- An **executor** plays chunks: units start .. start + count - 1 in every
+  configuration of one group, giving their records. In this process, with
+  numba's threads inside each chunk (analyser.engine.local), or as tasks on a
+  Dask cluster (analyser.engine.dask_backend), either kept in a run directory
+  to resume from (analyser.engine.run_dir); analyser.engine.backend picks. A
+  chunk's records depend on its configuration, first unit and count alone
+  (RunConfig.identity, chunk_key), so any chunking, thread count or executor
+  gives the same numbers.
 - A **sink** takes each finished chunk in plan order (tallies merged, records
   written); :class:`Sink` says what one provides.
 - A **stop rule** (analyser.engine.stopping) says after each batch how many
@@ -20,9 +23,7 @@ way to count (units of whole chunks), the plan's first unit honoured.
 """
 from __future__ import annotations
 
-import copy
 import time
-import warnings
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,64 +53,6 @@ def set_threads(threads: int | None) -> int:
         raise UserError(f"threads must be a whole number from 1 to {limit} on this machine, not {threads!r}")
     numba.set_num_threads(threads)
     return threads
-
-
-class ChunkRunner:
-    """Plays chunks of one configuration; its compiled policies and parameters are prepared once.
-    :meth:`for_config` reuses the compiled engine for another configuration with the same
-    policy functions (another seed, parameter row or stream ids)."""
-
-    def __init__(self, config: RunConfig):
-        self._load(config)
-        self.run(config.first_deal, 0)   # compile or load from cache now, outside any timing
-
-    def for_config(self, config: RunConfig) -> ChunkRunner:
-        other = copy.copy(self)
-        other._load(config)
-        return other
-
-    def _load(self, config: RunConfig) -> None:
-        self.config = config
-        seats = config.game.max_seats
-        fns = tuple(seat.spec.function for seat in config.seats)
-        self.fns = fns + (fns[0],) * (seats - len(fns))
-        self.params = np.zeros((seats, config.seats[0].row().size))
-        for s, seat in enumerate(config.seats):
-            self.params[s] = seat.row()
-        self.streams = np.zeros(seats, np.int64)
-        self.streams[: config.players] = config.streams
-        self.settings = config.game.settings_row(config.settings)
-
-    def run(self, start: int, count: int, buffer: np.ndarray | None = None) -> np.ndarray:
-        """Records of units start .. start + count - 1: a new array, or the first ``count``
-        of ``buffer`` zeroed and filled (a run that keeps no records reuses one buffer:
-        fresh pages for every chunk cost their page faults inside the parallel loop,
-        about 5% of a two-thread run)."""
-        import numba
-
-        cfg = self.config
-        if buffer is None:
-            out = np.zeros(count, cfg.game.record_dtype)
-        else:
-            out = buffer[:count]
-            out.view(np.uint8).fill(0)
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-            try:
-                with numba.parallel_chunksize(1):    # blocks handed out one at a time, not halves up front:
-                    cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params,
-                                      self.streams, out)   # a thread the VM slows does not hold the other up
-            except Exception as err:
-                if type(err).__module__.startswith("numba"):
-                    raise UserError(f"a policy does not fit the {cfg.game.name} policy signature "
-                                    f"({', '.join(cfg.game.policy_signature)}): "
-                                    f"{str(err).splitlines()[0]}") from None
-                raise
-        problem = cfg.game.policy_error(out)
-        if problem is not None:
-            seat = int(problem)
-            raise UserError(f"policy '{cfg.seats[seat].label()}' at seat {seat} chose an illegal action")
-        return out
 
 
 def join_records(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
@@ -191,59 +134,6 @@ class Sink:
         return ""
 
 
-class Background:
-    """One thread doing a sink's work on a chunk while the executor plays the next one: the
-    games' engines release the GIL, so a tally and a results file are made beside the
-    simulation instead of after it. At most one piece of work is in flight (so the executor's
-    double buffer suffices, see LocalExecutor.prepare) and pieces run in the order given.
-    An error in the thread is raised in the caller's thread by the next submit, wait or close:
-    the same error the work would have raised there, one chunk later."""
-
-    def __init__(self):
-        self._pool = None
-        self._pending = None
-
-    def submit(self, work, *args) -> None:
-        """Wait for the piece in flight (raising its error here), then start ``work(*args)``."""
-        self.wait()
-        if self._pool is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="analyser-sink")
-        self._pending = self._pool.submit(work, *args)
-
-    def wait(self) -> None:
-        """Wait for the piece in flight; its error is raised here. Ctrl-C while waiting leaves
-        it in flight (settle then waits for it)."""
-        pending = self._pending
-        if pending is not None:
-            try:
-                pending.result()
-            finally:
-                if pending.done():
-                    self._pending = None
-
-    def close(self) -> None:
-        """Wait for the piece in flight (raising its error) and end the thread."""
-        try:
-            self.wait()
-        finally:
-            self.settle()
-
-    def settle(self) -> None:
-        """For a run that stops early: wait until the piece in flight is over whatever it raises
-        (the run's own error or Ctrl-C is the one reported) and however often Ctrl-C comes
-        meanwhile, so the caller may then drop what it was writing; end the thread."""
-        pool, self._pool = self._pool, None
-        while pool is not None:
-            try:
-                pool.shutdown(wait=True)     # waits for every piece handed over, whether or not recorded
-                break
-            except KeyboardInterrupt:
-                continue
-        self._pending = None
-
-
 def file_note(path, existed: bool) -> str:
     """The Ctrl-C message's word on an output file: an older one stays, a new one is not written."""
     return f"; {path} was left as it was" if existed else f"; no {path} was written"
@@ -264,64 +154,6 @@ class Gather(Sink):
 
     def note(self) -> str:
         return file_note(self.out, self.existed) if self.out is not None else ""
-
-
-class LocalExecutor:
-    """Plays chunks in this process, with numba's threads inside each chunk. One compiled
-    engine (ChunkRunner) serves every configuration with the same game, players, rules and
-    policy functions, in this plan and in later plans given the same executor; the others
-    reuse it with their own seed, parameters and stream ids."""
-
-    def __init__(self):
-        self.engines: dict[tuple, ChunkRunner] = {}
-        self.runners: list[list[ChunkRunner]] = []
-        self.buffers: dict | None = None
-        self.spare = 0
-        self.turn = 0
-
-    def runner(self, config: RunConfig) -> ChunkRunner:
-        key = (config.game.name, config.game.unit, config.players, tuple(sorted(config.settings.items())),
-               tuple(seat.spec.function for seat in config.seats))
-        if key not in self.engines:
-            self.engines[key] = ChunkRunner(config)     # compiles or loads from cache
-            return self.engines[key]
-        return self.engines[key].for_config(config)
-
-    def prepare(self, plan: Plan, reuse_buffers: bool = False, held: int = 0) -> None:
-        """Ready every configuration of ``plan`` (compiling what is not yet); with ``reuse_buffers``
-        one record buffer per configuration serves every chunk (the sink keeps no records), or
-        ``held + 1`` of them in turn for a sink that may still read ``held`` chunks while the
-        next one plays (Sink.holds)."""
-        self.runners = [[self.runner(config) for config in group] for group in plan.groups]
-        self.buffers = {} if reuse_buffers else None
-        self.spare, self.turn = held, 0
-
-    def results(self, chunks):
-        """Each chunk with its records, in the order given (the executor protocol: ``chunks`` is
-        an iterator, maybe a very long one; a cluster's executor has several in flight and
-        still yields them in order)."""
-        for chunk in chunks:
-            yield chunk, self.play(chunk)
-
-    def close(self) -> None:
-        pass
-
-    def note(self) -> str:
-        """What the Ctrl-C message says of the chunks played (a run directory keeps them)."""
-        return ""
-
-    def play(self, chunk: Chunk) -> list[np.ndarray]:
-        out = []
-        turn, self.turn = self.turn % (self.spare + 1), self.turn + 1
-        for i, runner in enumerate(self.runners[chunk.group]):
-            buffer = None
-            if self.buffers is not None:
-                key = (chunk.group, i, turn)
-                buffer = self.buffers.get(key)
-                if buffer is None or buffer.size < chunk.count:
-                    buffer = self.buffers[key] = np.zeros(chunk.count, runner.config.game.record_dtype)
-            out.append(runner.run(chunk.start, chunk.count, buffer))
-        return out
 
 
 @dataclass

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from analyser.engine.background import Background
 from analyser.engine.config import chunk_key
-from analyser.engine.pipeline import Background
 from analyser.errors import UserError
 from analyser.io.jsonable import dumps
 

@@ -23,7 +23,7 @@ from numpy.lib.recfunctions import repack_fields
 
 import analyser
 from analyser.engine.config import RunConfig
-from analyser.engine.pipeline import ChunkRunner
+from analyser.engine.local import ChunkRunner
 from analyser.games.policy_specs import as_seat_policy
 from analyser.games.registry import GameSpec
 

@@ -3,7 +3,7 @@ import numpy as np
 
 import analyser
 from analyser.engine.config import RunConfig
-from analyser.engine.pipeline import ChunkRunner
+from analyser.engine.local import ChunkRunner
 from analyser.games.dispatch import policy_kinds
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import MAX_PLAYERS
