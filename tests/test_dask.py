@@ -126,3 +126,43 @@ def test_a_policy_the_workers_cannot_load_is_refused_in_one_line(client, tmp_pat
     with pytest.raises(UserError, match="module on the workers' path") as err:
         analyser.simulate("palace", players=2, policies=[first_legal, "saver"], n=100, backend=client)
     assert "\n" not in str(err.value)
+
+
+def test_a_worker_killed_mid_run_changes_nothing(client):
+    """SIGKILL one worker while its tasks run: the scheduler plays them again elsewhere (a task's
+    records are a function of its key), and the result is the local one."""
+    import signal
+
+    from analyser.engine.pipeline import Gather, execute
+
+    config = RunConfig.build("palace", 2, ["saver", "random"], 3000, seed=8)
+    local = analyser.simulate("palace", 2, ["saver", "random"], n=3000, seed=8).records
+    pids = list(client.run(os.getpid).values())
+    got = []
+
+    def add(chunk, records):
+        got.append(records[0])
+        if len(got) == 2:
+            os.kill(pids[0], signal.SIGKILL)
+
+    execute(Plan.of([config], chunk_size=100), Gather(add), backend=client)
+    assert same_bytes(np.concatenate(got), local)
+    client.wait_for_workers(2, timeout=120)     # the nanny has started a new one
+
+
+def test_an_interrupted_cluster_run_resumes_from_its_run_directory(client, tmp_path):
+    from analyser.engine.pipeline import Gather, execute
+    from analyser.errors import Interrupted
+
+    config = RunConfig.build("olenon", 4, None, 600, seed=3)
+    seen = []
+
+    def stop_at_four(chunk, records):
+        seen.append(chunk.start)
+        if len(seen) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted, match="finished chunks are kept in"):
+        execute(Plan.of([config], chunk_size=50), Gather(stop_at_four), backend=client, run_dir=tmp_path)
+    resumed = analyser.simulate("olenon", n=600, seed=3, chunk_size=50, backend=client, run_dir=tmp_path)
+    assert same_bytes(resumed.records, analyser.simulate("olenon", n=600, seed=3).records)
