@@ -87,6 +87,14 @@ def load(path):
     return _load(path)
 
 
+def merge(paths, out=None):
+    """Results files of one configuration and disjoint unit ranges as one run's result;
+    see :func:`analyser.analyses.merge.merge`."""
+    from analyser.analyses.merge import merge as _merge
+
+    return _merge(paths, out)
+
+
 def register_game(spec, replace: bool = False):
     """Add a game (a GameSpec) to the registry; see :func:`analyser.games.registry.register_game`."""
     from analyser.games.registry import register_game as _register
@@ -94,7 +102,7 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load",
+__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load", "merge",
            "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
