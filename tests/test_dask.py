@@ -166,3 +166,26 @@ def test_an_interrupted_cluster_run_resumes_from_its_run_directory(client, tmp_p
         execute(Plan.of([config], chunk_size=50), Gather(stop_at_four), backend=client, run_dir=tmp_path)
     resumed = analyser.simulate("olenon", n=600, seed=3, chunk_size=50, backend=client, run_dir=tmp_path)
     assert same_bytes(resumed.records, analyser.simulate("olenon", n=600, seed=3).records)
+
+
+def test_every_other_command_on_a_cluster_gives_the_local_result(client):
+    """tournament, sweep and vary (simulate and compare above; report is made of these)."""
+    runs = {
+        "tournament": lambda **kw: analyser.tournament("palace", ["saver", "lowest", "pickup"], players=2, n=120,
+                                                       seed=2, bootstrap=0, **kw).matrix,
+        "sweep": lambda **kw: analyser.sweep("palace", ["pickup:max_pile=1|4", "saver"], players=2, n=150, seed=2,
+                                             **kw).table,
+        "vary": lambda **kw: analyser.vary("palace", "ten_on_anything", players=2, n=150, seed=2, **kw).table,
+    }
+    for name, run in runs.items():
+        pd.testing.assert_frame_equal(run(), run(chunk_size=64, backend=client), obj=name)
+
+
+def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from analyser.engine.backend import make_executor
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UserError, match=r"not installed: pip install 'analyser\[distributed\]'"):
+        make_executor("dask")
