@@ -109,6 +109,26 @@ class GameKit(ABC):
         after every action, the last one when the unit is over."""
 
 
+class RolloutKit:
+    """What a game offers position rollouts (analyser.analyses.rollout), beside the kit's positions:
+    the names of its actions, what a world's play showed, and the compiled play-out of worlds."""
+
+    def action_text(self, action: int) -> str:
+        """An action id as a player would say it ("play 2 x 7", "pick up the pile")."""
+        return str(action)
+
+    def consistent(self, history, seat: int):
+        """A test ``(locations) -> bool`` of what ``seat`` saw the play show beyond where the cards
+        went (analyser.games.worlds), given the unit's positions so far; None: nothing more."""
+        return None
+
+    def play_worlds(self, worlds: list, actions, fns: tuple, params, settings, seed: int, first_world: int):
+        """The outcome records ``(len(worlds), len(actions))`` of each world after each action, the
+        deciding seat made to play it and the line-up then playing on; each world's random streams
+        reseeded from (seed, first_world + w), the same for all its actions."""
+        raise NotImplementedError
+
+
 def shuffle_hidden(locations: dict[str, list[int]], seen: set[str], rng: np.random.Generator) -> dict:
     """``locations`` with the cards of the unseen locations shuffled among them, sizes kept."""
     hidden = [name for name in locations if name not in seen]

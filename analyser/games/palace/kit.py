@@ -14,12 +14,13 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+from analyser.kernels.cards import card_names
 
 _MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
 
@@ -82,7 +83,7 @@ class PalacePosition(RecordsPosition):
         hd["unused"][: len(locations["unused"])] = locations["unused"]
 
 
-class PalaceKit(GameKit):
+class PalaceKit(GameKit, RolloutKit):
     honest_args = True          # a policy gets the public record and its own seat's private record only
     fixed_policy = "lowest"     # its default swap rule (strong cards face up) draws nothing either
 
@@ -95,6 +96,31 @@ class PalaceKit(GameKit):
 
     def cap(self, players, settings):
         return settings["max_actions"]
+
+    def action_text(self, action):
+        if action == ACTION.PICKUP:
+            return "pick up the pile"
+        if action >= ACTION.FACE_DOWN:
+            return f"turn face-down card {action - ACTION.FACE_DOWN + 1}"
+        rank = card_names([action // 4 * 4])[0][:-1]
+        return f"play {action % 4 + 1} x {rank}"
+
+    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
+        from analyser.games.palace.engine import RECORD_DTYPE
+        from analyser.games.palace.rollout import forced_policy, play_worlds_nb
+
+        seat = int(worlds[0].pub[0]["seat"])
+        kinds = policy_kinds(fns, BUILT_IN)
+        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
+        forced_kinds = kinds.copy()
+        forced_kinds[seat] = 0
+        pubs = np.concatenate([w.pub for w in worlds])
+        privs = np.stack([w.priv for w in worlds])
+        hids = np.concatenate([w.hid for w in worlds])
+        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
+        play_worlds_nb(fns, forced, kinds, forced_kinds, params, params.copy(), settings, pubs, privs, hids,
+                       np.asarray(actions, np.int64), seed, first_world, out)
+        return out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

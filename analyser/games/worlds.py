@@ -1,0 +1,110 @@
+"""Worlds consistent with what one seat knows: the hidden cards dealt anew, honestly.
+
+A rollout asks "what happens from here?" of a seat that does not see every card. The worlds
+it plays are the positions that agree with everything the seat knows, each equally likely:
+
+- **What it sees** (``Position.seen_by``): its own cards and every public card stay as they are;
+  of the other locations it sees only the sizes.
+- **What it saw go where** (:class:`Knowledge`): a card that moved from a place the seat saw
+  into one it does not (the pile picked up into a hand, a face-up card swapped into a hand)
+  is known to be there, until it leaves. It stays in place in every world.
+- **What the play showed** (``GameKit.consistent``, for a game whose play shows more: a seat
+  that does not follow suit holds none): a world that breaks it is drawn again (rejection from
+  the uniform deal, so the accepted worlds are uniform among the consistent ones).
+
+Everything else, the unknown cards, is shuffled uniformly over the unknown places (other hands,
+face-down cards, the stock's order). The pool is sorted before the shuffle, so a world depends on
+the seat's information and the random stream only, never on where the hidden cards really are.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from analyser.errors import UserError
+
+MAX_REJECTIONS = 100_000     # draws for one world before the position is called inconsistent
+
+
+class Knowledge:
+    """Where one seat knows hidden cards to be, followed from a unit's positions in order
+    (:meth:`see` each position after the first): per hidden location, the multiset of card
+    ids known to be in it. A game whose cards are all distinct keeps multisets of one."""
+
+    def __init__(self, seat: int, first):
+        self.seat = seat
+        self.known: dict[str, Counter] = {}
+        self.locations = first.locations()
+        self.seen = first.seen_by(seat)
+
+    def see(self, position) -> None:
+        """Update from the position after the next action."""
+        now, seen = position.locations(), position.seen_by(self.seat)
+        before = {name: Counter(cards) for name, cards in self.locations.items()}
+        after = {name: Counter(cards) for name, cards in now.items()}
+        shown = Counter()                   # cards that left places the seat saw
+        for name, cards in before.items():
+            if name in self.seen:
+                shown += cards - after.get(name, Counter())
+        known = {}
+        for name, cards in after.items():
+            if name in seen:
+                continue
+            kept = Counter({c: min(k, cards[c]) for c, k in self.known.get(name, Counter()).items()})
+            gained = cards - before.get(name, Counter())
+            arrived = Counter({c: min(k, shown[c]) for c, k in gained.items() if shown[c]})
+            shown -= arrived
+            total = kept + arrived
+            known[name] = Counter({c: min(k, cards[c]) for c, k in total.items() if k})
+        self.known, self.locations, self.seen = known, now, seen
+
+
+def follow(positions, seat: int) -> tuple[object, Knowledge]:
+    """The last of ``positions`` (a unit's positions from its first, in order) and what ``seat`` knows there."""
+    positions = iter(positions)
+    last = next(positions)
+    knowledge = Knowledge(seat, last)
+    for position in positions:
+        knowledge.see(position)
+        last = position
+    return last, knowledge
+
+
+def unknown_places(position, knowledge: Knowledge) -> tuple[dict[str, list[int]], list[int], dict[str, list[bool]]]:
+    """The position's locations, the sorted pool of cards the seat cannot place, and per hidden
+    location which entries are free (not known)."""
+    locations = position.locations()
+    seen = position.seen_by(knowledge.seat)
+    pool, free = [], {}
+    for name, cards in locations.items():
+        if name in seen:
+            continue
+        left = Counter(knowledge.known.get(name, Counter()))
+        marks = []
+        for c in cards:
+            if left[c] > 0:
+                left[c] -= 1
+                marks.append(False)
+            else:
+                marks.append(True)
+                pool.append(c)
+        free[name] = marks
+    return locations, sorted(pool), free
+
+
+def sample_world(position, knowledge: Knowledge, rng: np.random.Generator, consistent=None):
+    """One world: ``position`` with the unknown cards shuffled over the unknown places (the module
+    docstring). ``consistent(locations) -> bool``: the game's test of what the play showed; a world
+    failing it is drawn again."""
+    locations, pool, free = unknown_places(position, knowledge)
+    pool = np.array(pool, dtype=np.int64)
+    for _ in range(MAX_REJECTIONS):
+        shuffled = iter(rng.permutation(pool).tolist())
+        world = {name: list(cards) for name, cards in locations.items()}
+        for name, marks in free.items():
+            world[name] = [next(shuffled) if is_free else c for c, is_free in zip(locations[name], marks, strict=True)]
+        if consistent is None or consistent(world):
+            return position.relocate(world)
+    raise UserError(f"no world consistent with seat {knowledge.seat}'s information was found in "
+                    f"{MAX_REJECTIONS:,} draws")
