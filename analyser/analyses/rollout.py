@@ -36,9 +36,13 @@ BATCH = 2048                   # worlds drawn and played at a time
 
 @dataclass
 class RolloutResult:
-    """A rollout's table (one row an action, best first) and how it was made (``meta``)."""
+    """A rollout's table (one row an action, best first), how it was made (``meta``), and the
+    seat's win in each world after each action (``wins[t, i]``: trial t, action ``table.id`` order
+    as legal, i.e. ``actions``)."""
     table: pd.DataFrame
     meta: dict
+    wins: np.ndarray
+    actions: np.ndarray
 
     def best(self) -> str:
         return str(self.table.iloc[0]["action"])
@@ -57,8 +61,9 @@ class RolloutResult:
                 f"{m['seat']}, {len(self.table)} actions x {m['trials']:,} worlds; best {self.best()}>")
 
 
-def position_at(config: RunConfig, step: int):
-    """The unit's positions up to the one before action ``step`` (the kit's play), and the kit."""
+def position_at(config: RunConfig, step: int | None):
+    """The unit's positions up to the one before action ``step`` (None: to the end; the kit's
+    play), the kit and the configuration's runner."""
     kit = config.game.kit()
     if not isinstance(kit, RolloutKit):
         raise UserError(f"rollouts are not built for {config.game.name} yet")
@@ -71,7 +76,7 @@ def position_at(config: RunConfig, step: int):
         history.append(position.relocate(position.locations()))       # a copy: the kit's are live
         if len(history) == step:
             break
-    if len(history) < step:
+    if step is not None and len(history) < step:
         raise UserError(f"{config.game.unit} {config.first_deal} of seed {config.seed} has "
                         f"{len(history) - 1} actions, so no step {step}")
     return history, kit, runner
@@ -130,7 +135,7 @@ def _rollout(config: RunConfig, step: int, seat, trials: int, rollout_seed: int,
                        "hidden places kept there, the rest shuffled over the unknown places",
             "statistics": "common random numbers: every action on the same worlds and streams; 95% normal "
                           "intervals; differences paired per world"}
-    return RolloutResult(table, meta)
+    return RolloutResult(table, meta, wins, legal)
 
 
 def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int, kit) -> pd.DataFrame:

@@ -1,0 +1,89 @@
+"""``analyser rollout``: which action is best at one position of a traced unit, and by how much."""
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from analyser.cli import common, output
+from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+from analyser.io.numbers import hundred
+
+STEP_HELP = ("The position: before action K of the unit, as `analyser trace` numbers its actions "
+             "(1 is the first play).")
+
+
+@common.user_errors
+def rollout(
+    game: common.GameArg,
+    step: Annotated[int, typer.Option("--step", "-k", metavar="K", show_default=False, help=STEP_HELP)],
+    seed: common.SeedOpt = 0,
+    deal: Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
+                                      help="The unit (game or match) of the seed, as in `trace`. Default: 0.")] = 0,
+    seat: Annotated[int | None, typer.Option(
+        "--seat", metavar=common.N, show_default=False,
+        help="The seat whose decision it is (a check: the seat to move). Default: the seat to move.")] = None,
+    policy: common.policy_option(POLICY_HELP + " The line-up plays the unit to the step and every world "
+                                 "after it.") = None,
+    players: common.players_option(PLAYERS_HELP) = None,
+    rule: common.RuleOpt = None,
+    trials: Annotated[int, typer.Option("--trials", metavar=common.N, show_default=False,
+                                        help="Worlds per action (the same worlds for every action). "
+                                             "Default: 1,000.")] = 1000,
+    rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
+                                              help="Seed of the worlds. Default: 0.")] = 0,
+    threads: common.ThreadsOpt = None,
+    plot: output.PlotOpt = None,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                        help="How to print the result. Default: table.")] = common.Format.table,
+):
+    """Roll out every legal action of one position: its win share with a 95% interval, and the paired
+    difference from the best.
+
+    Each action is played on the same worlds: the cards the seat cannot see dealt anew among those
+    consistent with what it knows, then the line-up plays on. Example: `analyser rollout palace --seed 1
+    --deal 0 --step 20`.
+    """
+    from analyser.analyses.rollout import rollout as run_rollout
+    from analyser.games.registry import parse_rule_args
+
+    plot = output.checked_plot_path(plot)
+    result = run_rollout(game, seed=seed, deal=deal, step=step, seat=seat, policies=policy, players=players,
+                         rules=parse_rule_args(rule), trials=trials, rollout_seed=rollout_seed, threads=threads)
+    output.finish(result, print_rollout, fmt, None, plot)
+
+
+def print_rollout(result, fmt: common.Format | str = common.Format.table, console=None):
+    output.print_analysis(result, fmt, print_rollout_tables, result.table, console)
+
+
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def print_rollout_tables(result, console=None):
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    m = result.meta
+    settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
+    console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}, before action "
+                  f"{m['step']}: seat {m['seat']} to move ({m['players']} players: {', '.join(m['policies'])}).")
+    table = Table(title=f"Each action on the same {m['trials']:,} worlds (95% intervals)", title_justify="left",
+                  caption=f"vs best: points of win share, paired by world. Worlds: {m['sampler']}. Rollout seed "
+                          f"{m['rollout_seed']}; {settings}.", caption_justify="left")
+    for name, left in (("action", True), ("win share", False), ("vs best (points)", False), ("", True)):
+        table.add_column(name, justify="left" if left else "right", overflow="fold")
+    for i, row in result.table.iterrows():
+        share = f"{hundred(row['win'])}% ±{hundred(1.959963984540054 * row['win_se'])}"
+        diff = "best" if i == 0 else f"{_signed(row['diff'])} [{_signed(row['diff_ci_low'])}, " \
+                                     f"{_signed(row['diff_ci_high'])}]"
+        table.add_row(row["action"], share, diff, "played" if row["played"] else "")
+    console.print(table)
+    played = result.table[result.table["played"]].iloc[0]
+    cost = -played["diff"]
+    console.print(f"The policy played {played['action']}: " + (
+        "the best action." if cost == 0 else
+        f"{100 * cost:.1f} points of win share below the best [{100 * -played['diff_ci_high']:.1f}, "
+        f"{100 * -played['diff_ci_low']:.1f}]."))

@@ -1,0 +1,29 @@
+"""The figure of a rollout (``analyser rollout``): each legal action's win share with its 95%
+interval, best at the top, the action the seat's policy chose marked."""
+from __future__ import annotations
+
+import numpy as np
+
+from analyser.plots.figures import ACCENT, MUTED, caption, game_title, new_figure, pct, percent_axis
+
+
+def rollout_figure(result):
+    m = result.meta
+    table = result.table.iloc[::-1]          # best at the top
+    fig, ax = new_figure(8.0, 1.2 + 0.45 * len(table))
+    y = np.arange(len(table))
+    mean = table["win"].to_numpy(float)
+    err = np.abs(np.vstack([mean - table["win_ci_low"].to_numpy(float), table["win_ci_high"].to_numpy(float) - mean]))
+    colors = [ACCENT if played else MUTED for played in table["played"]]
+    for i, color in enumerate(colors):
+        ax.errorbar(mean[i], y[i], xerr=err[:, i: i + 1], fmt="o", color=color, ecolor=color, capsize=4, lw=1.5,
+                    ms=6)
+    for yi, xi in zip(y, mean, strict=True):
+        ax.annotate(pct(xi), (xi, yi), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
+    ax.set_yticks(y, [a + ("  (played)" if p else "") for a, p in zip(table["action"], table["played"], strict=True)])
+    percent_axis(ax, "x")
+    ax.set_xlabel(f"seat {m['seat']}'s win share after the action")
+    ax.set_title(f"{game_title(m)}: seat {m['seat']} before action {m['step']} of {m['unit']} {m['first_deal']}, "
+                 f"{m['trials']:,} worlds each", loc="left")
+    caption(fig, m, extra=["common random numbers"])
+    return fig

@@ -1,0 +1,108 @@
+"""Position rollouts (analyser rollout): the best action known by construction comes first, the
+trials extend and repeat, the intervals cover, bad positions get one line."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from analyser.analyses.rollout import position_at, rollout
+from analyser.cli.main import app
+from analyser.engine.config import RunConfig
+from analyser.errors import UserError
+from analyser.games.palace.constants import ACTION
+
+
+def winning_position(players=2, seeds=range(300)):
+    """(seed, step, action): a position where one play empties the seat's last cards (so it wins
+    at once) while picking up the pile is also legal and the other seat is nearly out (so a
+    pickup can lose)."""
+    for seed in seeds:
+        history, _, _ = position_at(RunConfig.build("palace", players, None, 1, seed), None)
+        for step, position in enumerate(history, start=1):
+            decision = position.decision()
+            if decision is None:
+                continue
+            seat, (pb, pv, legal) = decision
+            if pb["face_up_len"][seat] or pb["face_down_len"][seat] or pb["draw_len"] or not legal[ACTION.PICKUP]:
+                continue
+            other = 1 - seat
+            if pb["hand_len"][other] + pb["face_up_len"][other] + pb["face_down_len"][other] > 2:
+                continue
+            counts = pv["counts"]
+            if np.count_nonzero(counts) == 1:
+                rank = int(np.flatnonzero(counts)[0])
+                action = rank * 4 + int(counts[rank]) - 1
+                if legal[action]:
+                    return seed, step, action
+    raise AssertionError("no such position in the seeds searched")
+
+
+def test_the_action_that_wins_at_once_is_ranked_first():
+    seed, step, action = winning_position()
+    r = rollout("palace", players=2, seed=seed, step=step, trials=200)
+    assert r.table.iloc[0]["win"] == 1.0
+    winner = r.table[r.table["id"] == action].iloc[0]
+    assert winner["win"] == 1.0 and winner["win_se"] == 0 and winner["diff"] == 0
+    pickup = r.table[r.table["id"] == ACTION.PICKUP].iloc[0]
+    assert pickup["win"] < 1.0 and pickup["diff_ci_high"] < 0
+
+
+def test_more_trials_extend_a_rollout_and_the_same_trial_repeats():
+    few = rollout("palace", seed=1, step=20, trials=300)
+    more = rollout("palace", seed=1, step=20, trials=2100)        # past one batch of worlds
+    assert np.array_equal(more.wins[:300], few.wins)
+    assert not np.array_equal(rollout("palace", seed=1, step=20, trials=300, rollout_seed=1).wins, few.wins)
+    assert np.array_equal(rollout("palace", seed=1, step=20, trials=300, threads=1).wins, few.wins)
+
+
+def test_actions_are_compared_on_common_worlds():
+    """Two actions that are the same play (the same rank twice over the sorted legal list) cannot
+    be told apart; here: an action's paired difference with itself is exactly zero, and the paired
+    interval of close actions is narrower than the independent one."""
+    r = rollout("palace", seed=1, step=20, trials=1500)
+    best = r.table.iloc[0]
+    assert best["diff"] == best["diff_ci_low"] == best["diff_ci_high"] == 0
+    second = r.table.iloc[1]
+    independent = 1.96 * np.hypot(best["win_se"], second["win_se"])
+    assert (second["diff_ci_high"] - second["diff_ci_low"]) / 2 < independent
+
+
+def test_the_intervals_cover_the_value_about_95_percent_of_the_time():
+    """The truth: one long rollout; then 40 short ones on other world seeds."""
+    truth = rollout("palace", seed=1, step=20, trials=10_000, rollout_seed=999).table.set_index("id")["win"]
+    covered = total = 0
+    for s in range(40):
+        t = rollout("palace", seed=1, step=20, trials=300, rollout_seed=s).table.set_index("id")
+        inside = (t["win_ci_low"] <= truth.loc[t.index]) & (truth.loc[t.index] <= t["win_ci_high"])
+        covered += int(inside.sum())
+        total += len(t)
+    assert 0.88 <= covered / total <= 0.99, covered / total
+
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--step", "5000"], "has 84 actions, so no step 5000"),
+    (["--step", "20", "--seat", "2"], "seat 2 is not to move before action 20; seat 0 is"),
+    (["--step", "20", "--seat", "7"], "the seat must be from 0 to 3, not 7"),
+    (["--step", "0"], "the step must be from 1"),
+    (["--step", "20", "--trials", "0"], "the trials must be from 1"),
+])
+def test_bad_positions_get_one_line_and_exit_2(args, words):
+    r = runner.invoke(app, ["rollout", "palace", "--seed", "1", *args])
+    assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_a_step_without_a_choice_is_refused_in_one_line():
+    history, _, _ = position_at(RunConfig.build("palace", 4, None, 1, 1), 84)
+    forced = next(k for k, p in enumerate(history, start=1) if p.decision() is None)
+    with pytest.raises(UserError, match="no seat has a choice before action"):
+        rollout("palace", seed=1, step=forced, trials=10)
+
+
+def test_the_cli_prints_the_table_and_what_the_played_action_cost():
+    r = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "300"])
+    assert r.exit_code == 0, r.output
+    assert "pick up the pile" in r.output and "played" in r.output and "The policy played play 1 x J" in r.output
