@@ -87,6 +87,13 @@ def load(path):
     return _load(path)
 
 
+def rollout(*args, **kwargs):
+    """Roll out every legal action of one position; see :func:`analyser.analyses.rollout.rollout`."""
+    from analyser.analyses.rollout import rollout as _rollout
+
+    return _rollout(*args, **kwargs)
+
+
 def merge(paths, out=None):
     """Results files of one configuration and disjoint unit ranges as one run's result;
     see :func:`analyser.analyses.merge.merge`."""
@@ -103,7 +110,7 @@ def register_game(spec, replace: bool = False):
 
 
 __all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load", "merge",
-           "register_game", "UserError", "CACHE_DIR"]
+           "rollout", "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib
