@@ -116,7 +116,7 @@ def _rollout(config: RunConfig, step: int, seat, trials: int, rollout_seed: int,
     legal = np.flatnonzero(args[-1])
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))
-    _, knowledge = follow(history, mover)
+    _, knowledge = follow(history, mover, kit.shuffled)
     consistent = kit.consistent(history, mover)
     wins = np.zeros((trials, legal.size))
     scores = np.zeros((trials, legal.size))

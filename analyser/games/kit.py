@@ -117,6 +117,11 @@ class RolloutKit:
         """An action id as a player would say it ("play 2 x 7", "pick up the pile")."""
         return str(action)
 
+    def shuffled(self, before, after) -> bool:
+        """Whether cards were shuffled between two consecutive positions (a new hand dealt, discards
+        shuffled into a stock): what a seat knew of hidden places is then forgotten."""
+        return False
+
     def consistent(self, history, seat: int):
         """A test ``(locations) -> bool`` of what ``seat`` saw the play show beyond where the cards
         went (analyser.games.worlds), given the unit's positions so far; None: nothing more."""

@@ -7,7 +7,9 @@ it plays are the positions that agree with everything the seat knows, each equal
   of the other locations it sees only the sizes.
 - **What it saw go where** (:class:`Knowledge`): a card that moved from a place the seat saw
   into one it does not (the pile picked up into a hand, a face-up card swapped into a hand)
-  is known to be there, until it leaves. It stays in place in every world.
+  is known to be there, until it leaves. It stays in place in every world. A shuffle between
+  two positions (a new hand dealt, a stock made of shuffled discards; the game's
+  ``RolloutKit.shuffled``) forgets what was known: those cards went nowhere the seat saw.
 - **What the play showed** (``GameKit.consistent``, for a game whose play shows more: a seat
   that does not follow suit holds none): a world that breaks it is drawn again (rejection from
   the uniform deal, so the accepted worlds are uniform among the consistent ones).
@@ -38,9 +40,13 @@ class Knowledge:
         self.locations = first.locations()
         self.seen = first.seen_by(seat)
 
-    def see(self, position) -> None:
-        """Update from the position after the next action."""
+    def see(self, position, shuffled: bool = False) -> None:
+        """Update from the position after the next action (``shuffled``: cards were shuffled
+        between the two, so nothing hidden is known any more)."""
         now, seen = position.locations(), position.seen_by(self.seat)
+        if shuffled:
+            self.known, self.locations, self.seen = {}, now, seen
+            return
         before = {name: Counter(cards) for name, cards in self.locations.items()}
         after = {name: Counter(cards) for name, cards in now.items()}
         shown = Counter()                   # cards that left places the seat saw
@@ -60,13 +66,14 @@ class Knowledge:
         self.known, self.locations, self.seen = known, now, seen
 
 
-def follow(positions, seat: int) -> tuple[object, Knowledge]:
-    """The last of ``positions`` (a unit's positions from its first, in order) and what ``seat`` knows there."""
+def follow(positions, seat: int, shuffled=None) -> tuple[object, Knowledge]:
+    """The last of ``positions`` (a unit's positions from its first, in order) and what ``seat``
+    knows there; ``shuffled(before, after) -> bool``: the game's test for a shuffle between two."""
     positions = iter(positions)
     last = next(positions)
     knowledge = Knowledge(seat, last)
     for position in positions:
-        knowledge.see(position)
+        knowledge.see(position, shuffled is not None and shuffled(last, position))
         last = position
     return last, knowledge
 
