@@ -57,7 +57,10 @@ class Knowledge:
         for name, cards in after.items():
             if name in seen:
                 continue
-            kept = Counter({c: min(k, cards[c]) for c, k in self.known.get(name, Counter()).items()})
+            # a known card stays known less the cards of its kind that left (alike cards: which of
+            # them left is not told, so the known ones go first; distinct cards: the same as "if still there")
+            left = before.get(name, Counter()) - cards
+            kept = Counter({c: k - left[c] for c, k in self.known.get(name, Counter()).items() if k > left[c]})
             gained = cards - before.get(name, Counter())
             arrived = Counter({c: min(k, shown[c]) for c, k in gained.items() if shown[c]})
             shown -= arrived
