@@ -6,6 +6,11 @@ set-aside cards, the table, each seat's face-up passed card and the discards;
 the open hands of talk=open, the table's value, the passes of a trick in
 progress). ``play`` steps the match in one compiled call that keeps a copy of
 the records after every action.
+
+Rollouts (RolloutKit): an action in a player's words; a new round is a shuffle;
+the play shows nothing beyond where the cards went (a pass is legal on any
+table with cards, whatever the hand holds, and a lead is the only action on an
+empty one), so ``consistent`` is None; rollout.play_worlds_nb plays the worlds.
 """
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
 from analyser.games.olenon.dispatch import BUILT_IN
 from analyser.games.olenon.rules import begin_match_nb, step_nb
@@ -87,7 +92,7 @@ class OlenonPosition(RecordsPosition):
         hd["set_aside"] = locations["set_aside"]
 
 
-class OlenonKit(GameKit):
+class OlenonKit(GameKit, RolloutKit):
     honest_args = True          # a policy gets the public record and its own seat's private record only
     fixed_policy = "shed"
 
@@ -101,6 +106,45 @@ class OlenonKit(GameKit):
 
     def cap(self, players, settings):
         return settings["max_actions"] * (2 * settings["rounds"] - 1)
+
+    def action_text(self, action):
+        """"put down 5 5" (its cards as the trace writes them: a lead, an addition or a replace,
+        the table decides which) or "pass" (take a card off the table)."""
+        if action == ACTION.PASS:
+            return "pass"
+        value, count = action >> 2, (action & 3) + 1
+        return "put down " + " ".join([str(value)] * count)
+
+    def shuffled(self, before, after):
+        """A new round was dealt: all 32 cards shuffled anew."""
+        return int(after.pub[0]["round"]) != int(before.pub[0]["round"])
+
+    def consistent(self, history, seat):
+        """Nothing more: a pass is legal on every table with cards (it shows no lack of a card
+        that beats it), a lead on an empty table is the only thing allowed, and a put shows
+        only the cards put down; where the cards went is Knowledge's part."""
+        return None
+
+    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
+        from analyser.games.olenon.records import RECORD_DTYPE
+        from analyser.games.olenon.rollout import forced_policy, play_worlds_nb
+
+        seat = int(worlds[0].pub[0]["seat"])
+        assert all(int(w.pub[0]["seat"]) == seat for w in worlds), "the worlds have different seats to move"
+        kinds = policy_kinds(fns, BUILT_IN)
+        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
+        forced_kinds = kinds.copy()
+        forced_kinds[seat] = 0                  # through the pointer: forced_policy
+        forced_params = np.zeros((params.shape[0], max(params.shape[1], 1)))
+        forced_params[:, : params.shape[1]] = params
+        pubs = np.concatenate([w.pub for w in worlds])
+        privs = np.stack([w.priv for w in worlds])
+        hids = np.concatenate([w.hid for w in worlds])
+        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
+        play_worlds_nb(fns, forced, kinds, forced_kinds, np.ascontiguousarray(params, np.float64), forced_params,
+                       np.ascontiguousarray(settings, np.int64), pubs, privs, hids, np.asarray(actions, np.int64),
+                       seed, first_world, out)
+        return out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)
