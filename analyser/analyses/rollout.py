@@ -113,7 +113,7 @@ def _rollout(config: RunConfig, step: int, seat, trials: int, rollout_seed: int,
     mover, args = decision
     if seat is not None and seat != mover:
         raise UserError(f"seat {seat} is not to move before action {step}; seat {mover} is")
-    legal = np.flatnonzero(args[-1])
+    legal = kit.legal_actions(args)
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     _, knowledge = follow(history, mover, kit.shuffled)

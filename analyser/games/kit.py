@@ -117,6 +117,11 @@ class RolloutKit:
         """An action id as a player would say it ("play 2 x 7", "pick up the pile")."""
         return str(action)
 
+    def legal_actions(self, args) -> np.ndarray:
+        """The action ids a rollout compares at a decision (``Position.decision``'s args): by default
+        the entries set in the legal mask, the last argument."""
+        return np.flatnonzero(args[-1])
+
     def shuffled(self, before, after) -> bool:
         """Whether cards were shuffled between two consecutive positions (a new hand dealt, discards
         shuffled into a stock): what a seat knew of hidden places is then forgotten."""
