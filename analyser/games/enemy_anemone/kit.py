@@ -6,6 +6,10 @@ pile; ``locations`` also checks the bookkeeping the rules keep beside the
 cards (hand sizes, discard counts, won points, the played mask) and that the
 nine tokens are all somewhere. ``play`` steps the match in one compiled call
 that keeps a copy of the records after every action.
+
+Rollouts (``AnemoneKit`` is a ``RolloutKit``): an action is a card with the tokens
+attached to it (constants.ACTION); a new hand is a shuffle; and what the play shows
+beyond where the cards are is the discards (see :class:`Shown`).
 """
 from __future__ import annotations
 
@@ -13,11 +17,21 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.enemy_anemone.constants import MAX_PLAYERS, N_CARDS, N_TOKENS, POINTS, SETTING
+from analyser.games.enemy_anemone.constants import (
+    ACTION,
+    MAX_PLAYERS,
+    N_CARDS,
+    N_SUITS,
+    N_TOKENS,
+    POINTS,
+    SETTING,
+    SUIT_MASK,
+    card_name,
+)
 from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
 from analyser.kernels.bits import BIT
 
 
@@ -82,7 +96,7 @@ class AnemonePosition(RecordsPosition):
         hd["draw"][: len(locations["draw"])] = locations["draw"]
 
 
-class AnemoneKit(GameKit):
+class AnemoneKit(GameKit, RolloutKit):
     honest_args = True          # a policy gets the public record and its own seat's private record only
     fixed_policy = "greedy"
 
@@ -97,6 +111,49 @@ class AnemoneKit(GameKit):
     def cap(self, players, settings):
         return settings["max_actions"]
 
+    def legal_actions(self, args):
+        """Every legal card, with every number of +1 and of +2 tokens the seat can attach (none to a discard)."""
+        pb, pv, legal = args
+        seat = int(pb["seat"])
+        cards_ = np.flatnonzero(legal[:N_CARDS])
+        if pb["discard"]:
+            return cards_.astype(np.int64)
+        ones, twos = int(pb["ones"][seat]), int(pb["twos"][seat])
+        return np.array(sorted(int(c) + ACTION.ONE * k1 + ACTION.TWO * k2 for c in cards_
+                               for k1 in range(ones + 1) for k2 in range(twos + 1)), np.int64)
+
+    def action_text(self, action):
+        """``C7`` (played, or discarded), ``C7 +2+1`` (tokens attached: the card is then worth 10)."""
+        card, k1, k2 = action % ACTION.ONE, action // ACTION.ONE % 16, action // ACTION.TWO
+        tokens = "+2" * k2 + "+1" * k1
+        return f"{card_name(card)} {tokens}" if tokens else card_name(card)
+
+    def shuffled(self, before, after):
+        """A new hand: every hand is dealt anew from the whole deck."""
+        return int(before.pub[0]["hand"]) != int(after.pub[0]["hand"])
+
+    def consistent(self, history, seat):
+        shown = Shown(history, seat, self.shuffled)
+        return shown.consistent if shown.seats else None
+
+    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
+        from analyser.games.enemy_anemone.engine import RECORD_DTYPE
+        from analyser.games.enemy_anemone.rollout import forced_policy, play_worlds_nb
+
+        seat = int(worlds[0].pub[0]["seat"])
+        kinds = policy_kinds(fns, BUILT_IN)
+        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
+        forced_kinds = kinds.copy()
+        forced_kinds[seat] = 0
+        pubs = np.concatenate([w.pub for w in worlds])
+        privs = np.stack([w.priv for w in worlds])
+        hids = np.concatenate([w.hid for w in worlds])
+        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
+        streams = np.arange(MAX_PLAYERS, dtype=np.int64)     # policy stream k for seat k (the default line-up's)
+        play_worlds_nb(fns, forced, kinds, forced_kinds, params, params.copy(), settings, streams, pubs, privs,
+                       hids, np.asarray(actions, np.int64), seed, first_world, out)
+        return out
+
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)
 
@@ -106,6 +163,102 @@ class AnemoneKit(GameKit):
         size = min(int(settings[SETTING.MAX_ACTIONS]), 60 * int(settings[SETTING.HANDS])) + 2
         return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS, size,
                                   AnemonePosition, settings)
+
+
+def _suits(mask_) -> int:
+    """The suits of a card mask, as a bit per suit."""
+    return sum(1 << s for s in range(N_SUITS) if int(mask_) & int(SUIT_MASK[s]))
+
+
+class Shown:
+    """What the play of this hand showed of each other seat's hidden cards (the rule book, "A
+    trick"): a seat must play a card of a suit not yet in the trick, and discards face down only
+    when it holds none. So a discard shows that the seat held, at that moment, no card of any suit
+    of the deck not in the trick (the discarded card included), and a play shows nothing (which of
+    its unplayed suits it chose is its choice). Tokens, the cards played and the score piles are
+    public, hence fixed in every world already; nothing else is shown.
+
+    At 3-6 players the hand is the cards dealt, so a seat's void in a suit holds to the end of the
+    hand. At 2 the seat draws after tricks (cards the others do not see), which may bring that suit
+    back: the test is then whether the seat's cards this hand (those it holds, its discards, the
+    cards it played) can be split into the dealt ones and the drawn ones (2 per draw, at their
+    times) and its discards matched to its discard events, so that at no discard it held a card of
+    the suits it showed void in. Each seat is checked on its own: only suits count, so it is a
+    search over the suits of its discards (in the order of its discard events) and a greedy
+    earliest-deadline assignment of arrivals (exact for windows of consecutive draws).
+    """
+
+    def __init__(self, history, viewer: int, shuffled):
+        start = max((i for i in range(1, len(history)) if shuffled(history[i - 1], history[i])), default=0)
+        hand = history[start:]
+        pb0 = hand[0].pub[0]
+        players = int(pb0["players"])
+        deck_suits = (1 << (4 if players == 2 else players)) - 1
+        self.arrivals = {s: [(-1, int(pb0["hand_len"][s]))] for s in range(players)}   # (time, cards)
+        self.voids = {s: [] for s in range(players)}                 # (time, suits) of each discard
+        self.played = {s: [] for s in range(players)}                # (time, suit) of each card played
+        for j in range(len(hand) - 1):
+            pb, nb = hand[j].pub[0], hand[j + 1].pub[0]
+            s = int(pb["seat"])
+            if pb["discard"]:
+                self.voids[s].append((2 * j, deck_suits & ~_suits(pb["trick_mask"])))
+            else:
+                card = cards(int(nb["played"]) & ~int(pb["played"]))
+                assert len(card) == 1, "one card played an action"
+                self.played[s].append((2 * j, card[0] % N_SUITS))
+            for t in range(players):
+                drawn = int(nb["hand_len"][t]) - int(pb["hand_len"][t]) + (t == s)
+                if drawn:
+                    self.arrivals[t].append((2 * j + 1, drawn))
+        self.seats = [s for s in range(players) if s != viewer and self.voids[s]]
+
+    def consistent(self, locations) -> bool:
+        return all(self.possible(s, locations[f"hand{s}"], locations[f"discards{s}"]) for s in self.seats)
+
+    def possible(self, s: int, hand, discards) -> bool:
+        """Whether seat s could hold ``hand`` and have discarded ``discards`` (card ids) this hand."""
+        voids, arrivals = self.voids[s], self.arrivals[s]
+        fixed = [(c % N_SUITS, float("inf")) for c in hand] + [(suit, t) for t, suit in self.played[s]]
+        left = [0] * N_SUITS
+        for c in discards:
+            left[c % N_SUITS] += 1
+
+        def window(suit, leaves):
+            """The arrival times a card of ``suit`` that left at ``leaves`` may have: after the last void
+            in its suit up to then, before it left."""
+            last = max((t for t, v in voids if v >> suit & 1 and t <= leaves), default=-2)
+            return last, leaves
+
+        def search(k, chosen):
+            if k == len(voids):
+                return self._arrive([window(u, d) for u, d in fixed + chosen], arrivals)
+            t, v = voids[k]
+            for suit in range(N_SUITS):
+                if left[suit] and not v >> suit & 1:
+                    low, _ = window(suit, t)
+                    if not any(low < a < t for a, _ in arrivals):
+                        continue
+                    left[suit] -= 1
+                    ok = search(k + 1, [*chosen, (suit, t)])
+                    left[suit] += 1
+                    if ok:
+                        return True
+            return False
+
+        return search(0, [])
+
+    @staticmethod
+    def _arrive(windows, arrivals) -> bool:
+        """Whether every card gets an arrival (deal or draw) strictly inside its window, each arrival
+        taking exactly its count: earliest deadline first."""
+        waiting = sorted(windows, key=lambda w: w[1])
+        for time, count in arrivals:
+            fits = [w for w in waiting if w[0] < time < w[1]]
+            if len(fits) < count:
+                return False
+            for w in fits[:count]:
+                waiting.remove(w)
+        return not waiting
 
 
 _BYTES = types.uint8[:, ::1]
