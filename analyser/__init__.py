@@ -94,6 +94,13 @@ def rollout(*args, **kwargs):
     return _rollout(*args, **kwargs)
 
 
+def review(*args, **kwargs):
+    """Roll out every real decision of one seat in one unit; see :func:`analyser.analyses.rollout.review`."""
+    from analyser.analyses.rollout import review as _review
+
+    return _review(*args, **kwargs)
+
+
 def merge(paths, out=None):
     """Results files of one configuration and disjoint unit ranges as one run's result;
     see :func:`analyser.analyses.merge.merge`."""
@@ -110,7 +117,7 @@ def register_game(spec, replace: bool = False):
 
 
 __all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load", "merge",
-           "rollout", "register_game", "UserError", "CACHE_DIR"]
+           "rollout", "review", "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib

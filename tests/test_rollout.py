@@ -106,3 +106,57 @@ def test_the_cli_prints_the_table_and_what_the_played_action_cost():
     r = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "300"])
     assert r.exit_code == 0, r.output
     assert "pick up the pile" in r.output and "played" in r.output and "The policy played play 1 x J" in r.output
+
+
+def test_the_stopping_rules_do_what_they_say():
+    dropped = rollout("palace", seed=1, step=20, trials=6144, drop=True)
+    assert dropped.table.iloc[0]["dropped_at"] == 0 and dropped.table.iloc[0]["trials"] == 6144
+    pickup = dropped.table[dropped.table["action"] == "pick up the pile"].iloc[0]
+    assert pickup["dropped_at"] == 2048 and pickup["trials"] == 2048 and pickup["diff_ci_high"] < 0
+    assert "3 standard errors" in dropped.meta["stopping"]
+    precise = rollout("palace", seed=1, step=20, precision=0.02)
+    half = 1.959963984540054 * precise.table["win_se"]
+    assert (half <= 0.02).all() and precise.meta["trials"] % 2048 == 0
+    assert "half-width of 0.02" in precise.meta["stopping"]
+    top = rollout("palace", seed=1, step=20, trials=3000, top=2)
+    assert (top.table["trials"] == 3000).sum() == 2 and (top.table["dropped_at"] == 2048).sum() == 2
+
+
+def fake(wins: np.ndarray, played: int):
+    """A RolloutResult of a made-up wins matrix (actions 0..k-1, ``played`` the played one)."""
+    import pandas as pd
+
+    from analyser.analyses.rollout import RolloutResult
+
+    k = wins.shape[1]
+    table = pd.DataFrame({"id": np.arange(k), "action": [f"a{i}" for i in range(k)], "played": np.arange(k) == played})
+    return RolloutResult(table, {}, wins.astype(float), np.arange(k))
+
+
+def test_a_decisions_cost_is_not_inflated_by_picking_the_best_among_noisy_means():
+    """Ten equal actions: the cost of playing any of them is zero. Picking the best and measuring it on the
+    same worlds would report a cost of several points every time; measured on other worlds it averages 0."""
+    from analyser.analyses.rollout import decision_cost
+
+    rng = np.random.default_rng(5)
+    costs = [decision_cost(fake(rng.random((400, 10)) < 0.5, played=3))["cost"] for _ in range(300)]
+    assert abs(np.mean(costs)) < 3 * np.std(costs) / np.sqrt(len(costs))
+    worse = rng.random((4000, 2)) < np.array([0.6, 0.5])
+    c = decision_cost(fake(worse, played=1))
+    assert c["best"] == "a0" and c["cost_ci_low"] < 0.1 < c["cost_ci_high"]
+    same = np.repeat(rng.random((400, 1)) < 0.5, 2, axis=1)
+    assert decision_cost(fake(same, played=1))["cost"] == 0
+
+
+def test_a_review_rolls_out_each_decision_as_rollout_does():
+    from analyser.analyses.rollout import review
+
+    r = review("palace", seed=1, seat=0, trials=300)
+    assert r.meta["decisions"] == len(r.table) == len(r.rollouts) > 3
+    assert list(r.table["cost"]) == sorted(r.table["cost"], reverse=True)
+    step = int(r.table.iloc[0]["step"])
+    alone = rollout("palace", seed=1, step=step, trials=300)
+    same_step, = (x for x in r.rollouts if x.meta["step"] == step)
+    assert np.array_equal(same_step.wins, alone.wins)
+    cli = runner.invoke(app, ["review", "palace", "--seed", "1", "--seat", "0", "--trials", "200"])
+    assert cli.exit_code == 0 and "Total cost of seat 0's play" in cli.output

@@ -26,7 +26,7 @@ from scipy import stats
 
 import analyser
 from analyser.analyses import rollout as rollout_module
-from analyser.analyses.rollout import position_at
+from analyser.analyses.rollout import knowledge_of, position_at
 from analyser.engine.config import RunConfig
 from analyser.games.worlds import Knowledge, follow, sample_world, unknown_places
 from analyser.kernels.cards import parse_card
@@ -165,15 +165,20 @@ def swapped_in(events):
 
 
 def check_swap_known(games, from_deal: bool):
+    """from_deal: follow from the trace's dealt table; else as the rollout does (knowledge_of)."""
     checked = 0
     for players, seed in [(2, 2), (2, 3), (4, 0)]:
         history = games[(players, seed)]
         events = analyser.trace("palace", seed=seed, deal=0, players=players).events
         took = swapped_in(events)
         start = [dealt_table(history, events)] if from_deal else []
+        _, kit, runner = position_at(RunConfig.build("palace", players, None, 1, seed, None, 0), 1)
         for step in range(1, len(history) + 1):
             for seat in range(players):
-                _, knowledge = follow(start + history[:step], seat)
+                if from_deal:
+                    _, knowledge = follow(start + history[:step], seat)
+                else:
+                    _, knowledge = knowledge_of(history[:step], seat, kit, runner)
                 hands = history[step - 1].locations()
                 for s, cards in took.items():
                     if s == seat:
@@ -191,18 +196,16 @@ def test_knowledge_follows_the_swap_from_the_dealt_table(games):
     check_swap_known(games, from_deal=True)
 
 
-@pytest.mark.xfail(strict=True, reason="the kit's first position is after the swap, so follow(history) never "
-                                       "sees the dealt face-up cards go into hands: the rollout's history must "
-                                       "start at the dealt table (or the kit must say what the swap showed)")
 def test_knowledge_follows_the_swap_in_the_rollout_history(games):
-    """As the rollout calls it: follow(position_at(...)[0], seat)."""
+    """As the rollout follows it: from the kit's dealt table (RolloutKit.dealt), before the swap."""
     check_swap_known(games, from_deal=False)
 
 
-@pytest.mark.xfail(strict=True, reason="a face-down card turned over and taken up with the pile was seen by "
-                                       "every seat, but it goes from one hidden place to another, so Knowledge "
-                                       "does not know it; the kit would have to say so")
 def test_knowledge_knows_a_turned_face_down_card_taken_up(games):
+    """Every seat saw it turned over (RolloutKit.shown), though it went from one hidden place to another."""
+    from analyser.games.palace.kit import PalaceKit
+
+    kit = PalaceKit()
     turned = 0
     for (players, _), history in games.items():
         for j in range(len(history) - 1):
@@ -211,7 +214,7 @@ def test_knowledge_knows_a_turned_face_down_card_taken_up(games):
                 gained = Counter(b[f"hand{s}"]) - Counter(a[f"hand{s}"])
                 lost = Counter(a[f"down{s}"]) - Counter(b[f"down{s}"])
                 if a["pile"] and not Counter(a["pile"]) - gained and gained & lost:
-                    _, knowledge = follow(history[: j + 2], (s + 1) % players)
+                    _, knowledge = follow(history[: j + 2], (s + 1) % players, kit)
                     turned += 1
                     assert not (gained & lost) - knowledge.known[f"hand{s}"]
     assert turned
@@ -379,5 +382,7 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     assert worlds(2) == three[:2], "trial t's world changed with the number of trials"
     assert worlds(3) == three
     assert not set(worlds(3, rollout_seed=5)) & set(three)
-    _, knowledge = follow(history[:step], mover(history[step - 1]))
-    assert three == [key(sample_world(history[step - 1], knowledge, np.random.default_rng([4, t]))) for t in range(3)]
+    _, kit, runner = position_at(RunConfig.build("palace", 2, None, 1, 2, None, 0), 1)
+    _, knowledge = knowledge_of(history[:step], mover(history[step - 1]), kit, runner)
+    assert three == [key(sample_world(history[step - 1], knowledge, np.random.default_rng([4, step, t])))
+                     for t in range(3)]

@@ -7,8 +7,8 @@
 - **Worlds** are drawn by analyser.games.worlds from what that seat knows there (its cards,
   the public ones, the cards it saw go into other hands, what the play showed), uniformly
   among the consistent ones; trial t's world and its random streams come from (rollout seed,
-  t) alone, so more trials extend a rollout without changing those done, and no trial repeats
-  another's.
+  step, t) alone, so more trials extend a rollout without changing those done, and no trial
+  repeats another's (nor another step's).
 - **Common random numbers**: every action is played on the same worlds with the same streams,
   so the differences between actions are paired, with intervals from the paired differences.
 - **Values**: the seat's win share (and score) of the unit, with its standard error and a 95%
@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,75 +84,249 @@ def position_at(config: RunConfig, step: int | None):
 
 
 def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, seat: int | None = None,
-            policies=None, players: int | None = None, rules: dict | None = None, trials: int = DEFAULT_TRIALS,
-            rollout_seed: int = 0, threads: int | None = None) -> RolloutResult:
+            policies=None, players: int | None = None, rules: dict | None = None, trials: int | None = None,
+            precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
+            threads: int | None = None) -> RolloutResult:
     """Roll out every legal action of the seat to move before action ``step`` (1, 2, ... as
-    ``trace`` numbers them) of unit ``deal`` of ``seed``, ``trials`` worlds each, the line-up
-    ``policies`` playing on (see the module docstring). ``seat``, if given, must be the seat to
-    move (a check)."""
+    ``trace`` numbers them) of unit ``deal`` of ``seed``, the line-up ``policies`` playing on (see
+    the module docstring). ``seat``, if given, must be the seat to move (a check).
+
+    How many worlds: ``trials`` (default 1,000); or, with ``precision`` H, worlds are added in
+    batches until every action still rolled out has a 95% half-width of at most H (``trials`` is
+    then the cap, default 100,000). ``drop``: after each batch from MIN_DROP_TRIALS on, stop
+    rolling out an action whose paired difference from the best is more than DROP_SE standard
+    errors below zero. ``top`` K: after the first batch, roll out only the K best."""
     from analyser.engine.pipeline import set_threads
 
     step = whole_number(step, "the step", 1)
-    trials = whole_number(trials, "the trials", 1, MAX_TRIALS)
+    rule = Stopping.of(trials, precision, drop, top)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     if seat is not None:
         seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
+    with quiet():
+        history, kit, runner = position_at(config, step)
+        decision = history[-1].decision()
+        if decision is None:
+            raise UserError(f"no seat has a choice before action {step} (a forced move, or the "
+                            f"{config.game.unit} is over): roll out a step where `trace` shows a decision")
+        if seat is not None and seat != decision[0]:
+            raise UserError(f"seat {seat} is not to move before action {step}; seat {decision[0]} is")
+        result = roll(history, kit, runner, rule, rollout_seed, step)
+    result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads})
+    return result
+
+
+@contextmanager
+def quiet():
+    """numba's notice on first-class functions (a tuple of policies) silenced, as the runner does."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        return _rollout(config, step, seat, trials, rollout_seed, threads)
+        yield
 
 
-def _rollout(config: RunConfig, step: int, seat, trials: int, rollout_seed: int, threads: int) -> RolloutResult:
-    history, kit, runner = position_at(config, step)
+MIN_DROP_TRIALS = 500          # no action is dropped before this many worlds
+DROP_SE = 3.0                  # ... nor unless it is this many standard errors below the best
+DEFAULT_CAP = 100_000          # the cap of a precision target
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """How many worlds a rollout plays (see :func:`rollout`)."""
+    trials: int
+    precision: float | None = None
+    drop: bool = False
+    top: int | None = None
+
+    @classmethod
+    def of(cls, trials, precision, drop, top) -> Stopping:
+        from analyser.engine.stopping import check_precision
+
+        precision = check_precision(precision)
+        cap = DEFAULT_CAP if precision is not None else DEFAULT_TRIALS
+        trials = whole_number(cap if trials is None else trials, "the trials", 1, MAX_TRIALS)
+        if not isinstance(drop, bool):
+            raise UserError(f"drop is True or False, not {drop!r}")
+        top = None if top is None else whole_number(top, "top", 1)
+        return cls(trials, precision, drop, top)
+
+    def text(self) -> str:
+        parts = [f"at most {self.trials:,} worlds, to a 95% half-width of {self.precision:g}"
+                 if self.precision is not None else f"{self.trials:,} worlds"]
+        if self.top is not None:
+            parts.append(f"only the {self.top} best after the first {min(BATCH, self.trials):,}")
+        if self.drop:
+            parts.append(f"an action dropped once it is {DROP_SE:g} standard errors below the best, after at "
+                         f"least {MIN_DROP_TRIALS} worlds")
+        return "; ".join(parts)
+
+
+def knowledge_of(history: list, seat: int, kit, runner):
+    """The last position of ``history`` and what ``seat`` knows there, followed from the table as
+    dealt when the kit has it (RolloutKit.dealt)."""
+    config = runner.config
+    dealt = kit.dealt(config.seed, config.first_deal, config.players, runner.settings, runner.streams)
+    return follow(([dealt] if dealt is not None else []) + list(history), seat, kit)
+
+
+def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int) -> RolloutResult:
+    """The rollout of the decision at ``history[-1]``, before action ``step`` (its seat's information
+    from the whole history). Trial t's world comes from the stream (rollout_seed, step, t), so the
+    rollouts of a review's steps are independent, and each is the one ``rollout`` gives."""
     position = history[-1]
-    decision = position.decision()
-    if decision is None:
-        raise UserError(f"no seat has a choice before action {step} (a forced move, or the "
-                        f"{config.game.unit} is over): roll out a step where `trace` shows a decision")
-    mover, args = decision
-    if seat is not None and seat != mover:
-        raise UserError(f"seat {seat} is not to move before action {step}; seat {mover} is")
+    mover, args = position.decision()
     legal = kit.legal_actions(args)
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))
-    _, knowledge = follow(history, mover, kit.shuffled)
+    _, knowledge = knowledge_of(history, mover, kit, runner)
     consistent = kit.consistent(history, mover)
-    wins = np.zeros((trials, legal.size))
-    scores = np.zeros((trials, legal.size))
-    for first in range(0, trials, BATCH):
-        n = min(BATCH, trials - first)
-        worlds = [sample_world(position, knowledge, np.random.default_rng([rollout_seed, first + t]), consistent)
-                  for t in range(n)]
-        out = kit.play_worlds(worlds, legal, runner.fns, runner.params, runner.settings, rollout_seed, first)
-        wins[first: first + n] = out["win"][:, :, mover]
-        scores[first: first + n] = out["score"][:, :, mover]
-    table = _table(wins, scores, legal, played, kit)
-    meta = {"kind": "rollout", **config.metadata(), "step": step, "seat": mover, "trials": trials,
-            "rollout_seed": rollout_seed, "threads": threads, "played": kit.action_text(played),
-            "sampler": "uniform over the worlds consistent with the seat's information "
-                       "(analyser.games.worlds): its own and the public cards fixed, cards it saw go into "
-                       "hidden places kept there, the rest shuffled over the unknown places",
-            "statistics": "common random numbers: every action on the same worlds and streams; 95% normal "
-                          "intervals; differences paired per world"}
+    wins = np.full((rule.trials, legal.size), np.nan)
+    scores = np.full((rule.trials, legal.size), np.nan)
+    active = np.ones(legal.size, bool)
+    dropped_at = np.zeros(legal.size, np.int64)
+    done = 0
+    while done < rule.trials and (done == 0 or not _precise(wins[:done], active, rule.precision)):
+        n = min(BATCH, rule.trials - done)
+        worlds = [sample_world(position, knowledge, np.random.default_rng([rollout_seed, step, done + t]),
+                               consistent) for t in range(n)]
+        out = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
+                              (step << 32) + done)
+        wins[done: done + n, active] = out["win"][:, :, mover]
+        scores[done: done + n, active] = out["score"][:, :, mover]
+        done += n
+        if rule.top is not None and done == n and active.sum() > rule.top:
+            keep = np.argsort(-np.nanmean(wins[:done], axis=0), kind="stable")[: rule.top]
+            dropped_at[~np.isin(np.arange(legal.size), keep)] = done
+            active[:] = np.isin(np.arange(legal.size), keep)
+        if rule.drop and MIN_DROP_TRIALS <= done < rule.trials:
+            worse = _clearly_worse(wins[:done], active)
+            dropped_at[worse] = done
+            active &= ~worse
+    wins, scores = wins[:done], scores[:done]
+    table = _table(wins, scores, legal, played, kit, dropped_at)
+    meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed, "played": kit.action_text(played),
+            "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS}
     return RolloutResult(table, meta, wins, legal)
 
 
-def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int, kit) -> pd.DataFrame:
-    """One row an action, best (highest mean win share) first."""
+SAMPLER = ("uniform over the worlds consistent with the seat's information (analyser.games.worlds): its own "
+           "and the public cards fixed, cards it saw go into hidden places kept there, what the play showed "
+           "kept, the rest shuffled over the unknown places")
+STATISTICS = ("common random numbers: every action on the same worlds and streams; 95% normal intervals; "
+              "differences paired per world")
+
+
+def _precise(wins: np.ndarray, active: np.ndarray, precision: float | None) -> bool:
+    if precision is None:
+        return False
     n = wins.shape[0]
-    mean = wins.mean(axis=0)
-    se = wins.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(legal.size, np.nan)
+    if n < 2:
+        return False
+    half = Z95 * wins[:, active].std(axis=0, ddof=1) / np.sqrt(n)
+    return bool((half <= precision).all())
+
+
+def _clearly_worse(wins: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """The active actions more than DROP_SE paired standard errors below the best active one."""
+    mean = np.where(active, np.nanmean(wins, axis=0), -np.inf)
     best = int(np.argmax(mean))
     diff = wins - wins[:, [best]]
-    d_mean = diff.mean(axis=0)
-    d_se = diff.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full(legal.size, np.nan)
+    se = np.nanstd(diff, axis=0, ddof=1) / np.sqrt(wins.shape[0])
+    return active & (np.nanmean(diff, axis=0) + DROP_SE * se < 0) & (np.arange(wins.shape[1]) != best)
+
+
+def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int, kit,
+           dropped_at: np.ndarray) -> pd.DataFrame:
+    """One row an action, best (highest mean win share) first; an action dropped early is
+    measured on the worlds it was played on (paired with the best on those)."""
+    n = np.sum(~np.isnan(wins), axis=0)
+    mean = np.nanmean(wins, axis=0)
+    sd = np.array([np.nanstd(wins[:, i], ddof=1) if n[i] > 1 else np.nan for i in range(legal.size)])
+    se = sd / np.sqrt(n)
+    best = int(np.argmax(np.where(dropped_at == 0, mean, -np.inf)))
+    diff = wins - wins[:, [best]]
+    d_mean = np.nanmean(diff, axis=0)
+    d_sd = np.array([np.nanstd(diff[:, i], ddof=1) if n[i] > 1 else np.nan for i in range(legal.size)])
+    d_se = d_sd / np.sqrt(n)
     rows = pd.DataFrame({
-        "action": [kit.action_text(int(a)) for a in legal], "id": legal.astype(int),
+        "action": [kit.action_text(int(a)) for a in legal], "id": legal.astype(int), "trials": n,
         "win": mean, "win_se": se, "win_ci_low": mean - Z95 * se, "win_ci_high": mean + Z95 * se,
-        "score": scores.mean(axis=0),
+        "score": np.nanmean(scores, axis=0),
         "diff": d_mean, "diff_ci_low": d_mean - Z95 * d_se, "diff_ci_high": d_mean + Z95 * d_se,
-        "played": legal == played,
+        "dropped_at": dropped_at, "played": legal == played,
     })
-    return rows.sort_values("win", ascending=False, kind="stable").reset_index(drop=True)
+    rows["order"] = np.where(np.arange(legal.size) == best, np.inf, mean)
+    return rows.sort_values("order", ascending=False, kind="stable").drop(columns="order").reset_index(drop=True)
+
+
+@dataclass
+class ReviewResult:
+    """A review: every real decision of one seat in one unit rolled out (``table``: one row a
+    decision, costliest first) and the seat's total cost (``meta["total_cost"]``, with its interval)."""
+    table: pd.DataFrame
+    meta: dict
+    rollouts: list
+
+    def to_dict(self) -> dict:
+        return {**self.meta, "decisions": self.table.to_dict(orient="records")}
+
+    def __repr__(self) -> str:
+        m = self.meta
+        return (f"<ReviewResult {m['game']} seed {m['seed']} {m['unit']} {m['first_deal']}: seat {m['seat']}, "
+                f"{len(self.table)} decisions, total cost {100 * m['total_cost']:.1f} points>")
+
+
+def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, policies=None,
+           players: int | None = None, rules: dict | None = None, trials: int | None = None,
+           precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
+           threads: int | None = None) -> ReviewResult:
+    """Roll out every real decision (two or more legal actions) of ``seat`` in unit ``deal`` of
+    ``seed`` as :func:`rollout` would (the same worlds for the same step), and list them costliest
+    first: the cost of a decision is the best action's win share less the played one's (COST: the
+    best picked on half the worlds, the difference measured on the other half); the total is their
+    sum, its interval from the independent rollouts' standard errors."""
+    from analyser.engine.pipeline import set_threads
+
+    rule = Stopping.of(trials, precision, drop, top)
+    rollout_seed = whole_number(rollout_seed, "the rollout seed")
+    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    seat = whole_number(seat, "the seat", 0, config.players - 1)
+    threads = set_threads(threads)
+    with quiet():
+        history, kit, runner = position_at(config, None)
+        steps = [k for k, p in enumerate(history, start=1) if (d := p.decision()) is not None and d[0] == seat]
+        if not steps:
+            raise UserError(f"seat {seat} has no real decision in {config.game.unit} {deal} of seed {seed}")
+        rollouts = [roll(history[:k], kit, runner, rule, rollout_seed, k) for k in steps]
+    rows = [dict(step=k, **decision_cost(r)) for k, r in zip(steps, rollouts, strict=True)]
+    table = pd.DataFrame(rows).sort_values("cost", ascending=False, kind="stable").reset_index(drop=True)
+    total = float(table["cost"].sum())
+    total_se = float(np.sqrt(np.nansum(table["cost_se"] ** 2)))
+    meta = {"kind": "review", **config.metadata(), "seat": seat, "decisions": len(steps), "total_cost": total,
+            "total_cost_ci": [total - Z95 * total_se, total + Z95 * total_se], "rollout_seed": rollout_seed,
+            "threads": threads, "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS,
+            "cost": COST}
+    return ReviewResult(table, meta, rollouts)
+
+
+COST = ("a decision's cost is the best action's win share less the played one's: the best picked on the even "
+        "worlds, the difference measured on the odd ones (paired), so picking the best among noisy means does "
+        "not inflate it; an estimate, negative when the played action did better there")
+
+
+def decision_cost(r: RolloutResult) -> dict:
+    """One decision's cost (see COST) from its rollout."""
+    played = int(r.table.loc[r.table["played"], "id"].iloc[0])
+    p = int(np.flatnonzero(r.actions == played)[0])
+    complete = ~np.isnan(r.wins).any(axis=0)             # actions played on every world (not dropped)
+    pick, judge = r.wins[0::2], r.wins[1::2]
+    best = int(np.argmax(np.where(complete, np.nanmean(pick, axis=0), -np.inf)))
+    text = r.table.set_index("id")["action"]
+    row = {"played": text[played], "best": text[int(r.actions[best])], "actions": len(r.actions)}
+    if best == p or judge.shape[0] < 2:
+        return {**row, "cost": 0.0, "cost_se": 0.0, "cost_ci_low": 0.0, "cost_ci_high": 0.0}
+    diff = judge[:, best] - judge[:, p]
+    diff = diff[~np.isnan(diff)]
+    cost, se = float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(diff.size))
+    return {**row, "cost": cost, "cost_se": se, "cost_ci_low": cost - Z95 * se, "cost_ci_high": cost + Z95 * se}

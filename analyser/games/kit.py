@@ -127,6 +127,16 @@ class RolloutKit:
         shuffled into a stock): what a seat knew of hidden places is then forgotten."""
         return False
 
+    def shown(self, before, after) -> list[int]:
+        """Cards every seat saw between two consecutive positions although they went from one
+        hidden place to another (Palace: a face-down card turned over and taken up)."""
+        return []
+
+    def dealt(self, seed: int, unit: int, players: int, settings, streams):
+        """The table as dealt, before anything a seat did, when the kit's first position is later
+        (Palace: its first position is after the swap, which showed cards going into hands); else None."""
+        return None
+
     def consistent(self, history, seat: int):
         """A test ``(locations) -> bool`` of what ``seat`` saw the play show beyond where the cards
         went (analyser.games.worlds), given the unit's positions so far; None: nothing more."""

@@ -40,16 +40,17 @@ class Knowledge:
         self.locations = first.locations()
         self.seen = first.seen_by(seat)
 
-    def see(self, position, shuffled: bool = False) -> None:
+    def see(self, position, shuffled: bool = False, shown=()) -> None:
         """Update from the position after the next action (``shuffled``: cards were shuffled
-        between the two, so nothing hidden is known any more)."""
+        between the two, so nothing hidden is known any more; ``shown``: cards every seat saw
+        on their way from one hidden place to another, a face-down card turned over)."""
         now, seen = position.locations(), position.seen_by(self.seat)
         if shuffled:
             self.known, self.locations, self.seen = {}, now, seen
             return
         before = {name: Counter(cards) for name, cards in self.locations.items()}
         after = {name: Counter(cards) for name, cards in now.items()}
-        shown = Counter()                   # cards that left places the seat saw
+        shown = Counter(shown)              # cards that left places the seat saw, or were shown
         for name, cards in before.items():
             if name in self.seen:
                 shown += cards - after.get(name, Counter())
@@ -69,14 +70,17 @@ class Knowledge:
         self.known, self.locations, self.seen = known, now, seen
 
 
-def follow(positions, seat: int, shuffled=None) -> tuple[object, Knowledge]:
+def follow(positions, seat: int, kit=None) -> tuple[object, Knowledge]:
     """The last of ``positions`` (a unit's positions from its first, in order) and what ``seat``
-    knows there; ``shuffled(before, after) -> bool``: the game's test for a shuffle between two."""
+    knows there; ``kit`` (a RolloutKit) says where cards were shuffled or shown between two."""
     positions = iter(positions)
     last = next(positions)
     knowledge = Knowledge(seat, last)
     for position in positions:
-        knowledge.see(position, shuffled is not None and shuffled(last, position))
+        if kit is None:
+            knowledge.see(position)
+        else:
+            knowledge.see(position, kit.shuffled(last, position), kit.shown(last, position))
         last = position
     return last, knowledge
 

@@ -105,6 +105,21 @@ class PalaceKit(GameKit, RolloutKit):
         rank = card_names([action // 4 * 4])[0][:-1]
         return f"play {action % 4 + 1} x {rank}"
 
+    def shown(self, before, after):
+        a, b = before.locations(), after.locations()
+        turned = []
+        for s in range(before.players):            # a face-down card leaves its place only turned over
+            gone = set(a[f"down{s}"]) - set(b[f"down{s}"])
+            turned += sorted(gone)
+        return turned
+
+    def dealt(self, seed, unit, players, settings, streams):
+        from analyser.games.palace.rules import deal_nb
+
+        pub, priv, hid, _ = new_state_nb()
+        deal_nb(seed, unit, players, settings, streams, pub, priv, hid)
+        return PalacePosition(pub, priv, hid, settings)
+
     def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
         from analyser.games.palace.engine import RECORD_DTYPE
         from analyser.games.palace.rollout import forced_policy, play_worlds_nb
