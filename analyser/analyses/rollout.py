@@ -205,8 +205,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
             active &= ~worse
     wins, scores = wins[:done], scores[:done]
     table = _table(wins, scores, legal, played, kit, dropped_at)
-    meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed, "played": kit.action_text(played),
-            "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS}
+    meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
+            "played": kit.action_text(played), "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS}
     return RolloutResult(table, meta, wins, legal)
 
 

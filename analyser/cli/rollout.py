@@ -164,7 +164,9 @@ def print_review_tables(result, shown: int = 10, console=None):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.head(shown).iterrows():
         half = 100 * (row["cost_ci_high"] - row["cost"])
-        cost = "0: it played the best found" if row["cost"] == 0 and half == 0 else f"{100 * row['cost']:+.1f} ±{half:.1f}"
+        cost = f"{100 * row['cost']:+.1f} ±{half:.1f}"
+        if row["cost"] == 0 and half == 0:
+            cost = "0: it played the best found"
         table.add_row(str(row["step"]), row["played"], "" if row["cost"] == 0 else row["best"], cost)
     console.print(table)
     console.print(f"Cost: {m['cost']}.")
