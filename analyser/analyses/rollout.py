@@ -62,6 +62,14 @@ class RolloutResult:
                 f"{m['seat']}, {len(self.table)} actions x {m['trials']:,} worlds; best {self.best()}>")
 
 
+@contextmanager
+def quiet():
+    """numba's notice on first-class functions (a tuple of policies) silenced, as the runner does."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        yield
+
+
 def position_at(config: RunConfig, step: int | None):
     """The unit's positions up to the one before action ``step`` (None: to the end; the kit's
     play), the kit and the configuration's runner."""
@@ -72,11 +80,12 @@ def position_at(config: RunConfig, step: int | None):
 
     runner = ChunkRunner(config)
     history = []
-    for position in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
-                             runner.params, runner.streams):
-        history.append(position.relocate(position.locations()))       # a copy: the kit's are live
-        if len(history) == step:
-            break
+    with quiet():
+        for position in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
+                                 runner.params, runner.streams):
+            history.append(position.relocate(position.locations()))       # a copy: the kit's are live
+            if len(history) == step:
+                break
     if step is not None and len(history) < step:
         raise UserError(f"{config.game.unit} {config.first_deal} of seed {config.seed} has "
                         f"{len(history) - 1} actions, so no step {step}")
@@ -116,14 +125,6 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
         result = roll(history, kit, runner, rule, rollout_seed, step)
     result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads})
     return result
-
-
-@contextmanager
-def quiet():
-    """numba's notice on first-class functions (a tuple of policies) silenced, as the runner does."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        yield
 
 
 MIN_DROP_TRIALS = 500          # no action is dropped before this many worlds
