@@ -160,3 +160,20 @@ def test_a_review_rolls_out_each_decision_as_rollout_does():
     assert np.array_equal(same_step.wins, alone.wins)
     cli = runner.invoke(app, ["review", "palace", "--seed", "1", "--seat", "0", "--trials", "200"])
     assert cli.exit_code == 0 and "Total cost of seat 0's play" in cli.output
+
+
+def test_rollouts_and_reviews_are_results_files(tmp_path):
+    from analyser.analyses.show import load
+
+    r = rollout("palace", seed=1, step=20, trials=200)
+    back = load(r.save(tmp_path / "r.parquet"))
+    assert back.table.equals(r.table) and back.meta["step"] == 20 and back.wins is None
+    shown = runner.invoke(app, ["show", str(tmp_path / "r.parquet")])
+    assert shown.exit_code == 0 and "pick up the pile" in shown.output
+    drawn = runner.invoke(app, ["plot", str(tmp_path / "r.parquet"), "--out", str(tmp_path / "r.png")])
+    assert drawn.exit_code == 0 and (tmp_path / "r.png").stat().st_size > 1000
+    cli = runner.invoke(app, ["review", "palace", "--seed", "1", "--seat", "0", "--trials", "100", "--out",
+                              str(tmp_path / "v.parquet"), "--format", "json"])
+    assert cli.exit_code == 0 and '"total_cost"' in cli.stdout
+    again = runner.invoke(app, ["show", str(tmp_path / "v.parquet")])
+    assert again.exit_code == 0 and "Total cost of seat 0's play" in again.output

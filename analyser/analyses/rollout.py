@@ -20,6 +20,7 @@ from __future__ import annotations
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,6 +29,7 @@ from analyser.engine.config import RunConfig, whole_number
 from analyser.errors import UserError
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import follow, sample_world
+from analyser.io.results_file import read_results, write_frame
 
 Z95 = 1.959963984540054
 DEFAULT_TRIALS = 1000
@@ -42,7 +44,7 @@ class RolloutResult:
     as legal, i.e. ``actions``)."""
     table: pd.DataFrame
     meta: dict
-    wins: np.ndarray
+    wins: np.ndarray | None          # None when read back from a results file (it keeps the table)
     actions: np.ndarray
 
     def best(self) -> str:
@@ -55,6 +57,12 @@ class RolloutResult:
         from analyser.plots.rollout import rollout_figure
 
         return rollout_figure(self)
+
+    def save(self, path) -> Path:
+        """The table and the metadata as a results file (``analyser show`` and ``plot`` read it)."""
+        path = Path(path)
+        write_frame(path, self.table, {**self.meta, "kind": "rollout"})
+        return path
 
     def __repr__(self) -> str:
         m = self.meta
@@ -272,6 +280,17 @@ class ReviewResult:
     def to_dict(self) -> dict:
         return {**self.meta, "decisions": self.table.to_dict(orient="records")}
 
+    def plot(self):
+        from analyser.plots.rollout import review_figure
+
+        return review_figure(self)
+
+    def save(self, path) -> Path:
+        """The table and the metadata as a results file (``analyser show`` and ``plot`` read it)."""
+        path = Path(path)
+        write_frame(path, self.table, {**self.meta, "kind": "review"})
+        return path
+
     def __repr__(self) -> str:
         m = self.meta
         return (f"<ReviewResult {m['game']} seed {m['seed']} {m['unit']} {m['first_deal']}: seat {m['seat']}, "
@@ -331,3 +350,19 @@ def decision_cost(r: RolloutResult) -> dict:
     diff = diff[~np.isnan(diff)]
     cost, se = float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(diff.size))
     return {**row, "cost": cost, "cost_se": se, "cost_ci_low": cost - Z95 * se, "cost_ci_high": cost + Z95 * se}
+
+
+def load_rollout(path) -> RolloutResult:
+    """Read a file written by ``rollout(...).save`` / ``analyser rollout --out`` back."""
+    meta, frame, path = read_results(path, "rollout", "a rollout (written by `analyser rollout --out`)")
+    if not {"action", "id", "win", "diff", "played"} <= set(frame.columns):
+        raise UserError(f"{path} has damaged rollout columns")
+    return RolloutResult(frame, meta, None, frame["id"].to_numpy())
+
+
+def load_review(path) -> ReviewResult:
+    """Read a file written by ``review(...).save`` / ``analyser review --out`` back."""
+    meta, frame, path = read_results(path, "review", "a review (written by `analyser review --out`)")
+    if not {"step", "played", "best", "cost"} <= set(frame.columns) or "total_cost" not in meta:
+        raise UserError(f"{path} has damaged review columns or metadata")
+    return ReviewResult(frame, meta, [])

@@ -18,7 +18,9 @@ from analyser.stats.tally import Tally
 OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
                  "sweep": "analyser.analyses.sweep:load_sweep",
                  "tournament": "analyser.analyses.tournament:load_tournament",
-                 "vary": "analyser.analyses.vary:load_vary"}
+                 "vary": "analyser.analyses.vary:load_vary",
+                 "rollout": "analyser.analyses.rollout:load_rollout",
+                 "review": "analyser.analyses.rollout:load_review"}
 
 
 def load(path: str | Path):

@@ -1,6 +1,7 @@
 """``analyser rollout``: which action is best at one position of a traced unit, and by how much."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -45,6 +46,9 @@ def rollout(
     rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
                                               help="Seed of the worlds. Default: 0.")] = 0,
     threads: common.ThreadsOpt = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=common.FILE, show_default=False,
+        help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
     plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = common.Format.table,
@@ -63,7 +67,9 @@ def rollout(
     result = run_rollout(game, seed=seed, deal=deal, step=step, seat=seat, policies=policy, players=players,
                          rules=parse_rule_args(rule), trials=trials, precision=precision, drop=drop, top=top,
                          rollout_seed=rollout_seed, threads=threads)
-    output.finish(result, print_rollout, fmt, None, plot)
+    if out is not None:
+        result.save(out)
+    output.finish(result, print_rollout, fmt, out, plot)
 
 
 def print_rollout(result, fmt: common.Format | str = common.Format.table, console=None):
@@ -125,6 +131,10 @@ def review(
     rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
                                               help="Seed of the worlds. Default: 0.")] = 0,
     threads: common.ThreadsOpt = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", metavar=common.FILE, show_default=False,
+        help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
+    plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = common.Format.table,
 ):
@@ -137,10 +147,18 @@ def review(
     from analyser.games.registry import parse_rule_args
 
     shown = common_positive(shown)
+    plot = output.checked_plot_path(plot)
     result = run_review(game, seed=seed, deal=deal, seat=seat, policies=policy, players=players,
                         rules=parse_rule_args(rule), trials=trials, drop=drop, rollout_seed=rollout_seed,
                         threads=threads)
-    output.print_analysis(result, fmt, lambda r, console: print_review_tables(r, shown, console), result.table)
+    if out is not None:
+        result.save(out)
+    output.finish(result, lambda r, f: print_review(r, f, shown=shown), fmt, out, plot)
+
+
+def print_review(result, fmt: common.Format | str = common.Format.table, console=None, shown: int = 10):
+    """Print a ReviewResult as a table, one JSON object or CSV of its rows (``show`` calls it)."""
+    output.print_analysis(result, fmt, lambda r, c: print_review_tables(r, shown, c), result.table, console)
 
 
 def common_positive(n: int) -> int:

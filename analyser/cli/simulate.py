@@ -116,5 +116,6 @@ def show(
     kind = result.meta.get("kind")
     printer = {"compare": "analyser.cli.compare:print_compare", "sweep": "analyser.cli.sweep:print_sweep",
                "tournament": "analyser.cli.tournament:print_tournament",
-               "vary": "analyser.cli.vary:print_vary"}.get(kind)
+               "vary": "analyser.cli.vary:print_vary", "rollout": "analyser.cli.rollout:print_rollout",
+               "review": "analyser.cli.rollout:print_review"}.get(kind)
     (lazy(printer) if printer else output.print_result)(result, fmt)

@@ -23,7 +23,27 @@ def rollout_figure(result):
     ax.set_yticks(y, [a + ("  (played)" if p else "") for a, p in zip(table["action"], table["played"], strict=True)])
     percent_axis(ax, "x")
     ax.set_xlabel(f"seat {m['seat']}'s win share after the action")
-    ax.set_title(f"{game_title(m)}: seat {m['seat']} before action {m['step']} of {m['unit']} {m['first_deal']}, "
-                 f"{m['trials']:,} worlds each", loc="left")
+    ax.set_title(f"{game_title(m)}: seat {m['seat']} before action {m['step']} of {m['unit']} {m['first_deal']}\n"
+                 f"{m['stopping']}", loc="left")
     caption(fig, m, extra=["common random numbers"])
+    return fig
+
+
+def review_figure(result):
+    """Each reviewed decision's cost (points of win share below the best) with its 95% interval, by step."""
+    m = result.meta
+    table = result.table.sort_values("step")
+    fig, ax = new_figure(max(6.0, 0.35 * len(table) + 2), 4.0)
+    x = np.arange(len(table))
+    cost = 100 * table["cost"].to_numpy(float)
+    err = 100 * np.abs(np.vstack([table["cost"] - table["cost_ci_low"], table["cost_ci_high"] - table["cost"]]))
+    ax.axhline(0, color=MUTED, lw=1)
+    ax.errorbar(x, cost, yerr=err, fmt="o", color=ACCENT, ecolor=ACCENT, capsize=3, ms=5)
+    ax.set_xticks(x, [str(s) for s in table["step"]])
+    ax.set_xlabel("step (the action as `trace` numbers it)")
+    ax.set_ylabel("cost, points of win share")
+    low, high = m["total_cost_ci"]
+    ax.set_title(f"{game_title(m)}: seat {m['seat']}'s decisions in {m['unit']} {m['first_deal']}\ntotal cost "
+                 f"{100 * m['total_cost']:.1f} points of win share [{100 * low:.1f}, {100 * high:.1f}]", loc="left")
+    caption(fig, m, extra=["common random numbers", "best picked on half the worlds"])
     return fig
