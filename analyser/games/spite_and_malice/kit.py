@@ -7,6 +7,15 @@ cards (pile and hand sizes, the payoff tops, empty slots zero). ``play`` steps
 the match in one compiled call that keeps a copy of the records after every
 decision. ``legal_actions`` is an independent reading of the rule book's legal
 moves, for the tests.
+
+Rollouts (RolloutKit): an action in a player's words; a new round and a completed build pile
+(its twelve cards shuffled into the stock with the whole stock) are shuffles; the play shows
+nothing beyond where the cards went, so ``consistent`` is None: no move is ever forced (a seat
+may build or not, from any source, in any order), a discard is legal with any hand card onto any
+own side pile, a stop only with an empty hand, and a turn ends by itself only on an empty hand
+with no payoff or side top that fits, all of which the public record tells; so the only thing a
+move says of a hand is the card it plays from it, which is then public. rollout.play_worlds_nb
+plays the worlds.
 """
 from __future__ import annotations
 
@@ -14,17 +23,23 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     DECK,
+    DST_SIDE,
     HAND,
     KING,
     LEGAL_SIZE,
     N_VALUES,
     PLAYERS,
+    SIDE_END,
     SIDES,
+    SRC_HAND,
+    SRC_PAYOFF,
+    SRC_SIDE,
     build,
+    card_name,
     discard,
 )
 from analyser.games.spite_and_malice.dispatch import BUILT_IN
@@ -115,7 +130,7 @@ class SpitePosition(RecordsPosition):
         hd["stock"][: len(stock)] = stock
 
 
-class SpiteKit(GameKit):
+class SpiteKit(GameKit, RolloutKit):
     honest_args = True          # a policy gets the public record and its own seat's private record only
     fixed_policy = "builder"
 
@@ -143,6 +158,55 @@ class SpiteKit(GameKit):
 
     def cap(self, players, settings):
         return settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1
+
+    def action_text(self, action):
+        """"play 7 from hand to build 2", "play the payoff top to build 0", "play side 1's top to
+        build 2", "discard Q to side 3" or "stop" (piles numbered from 0, as the trace's b0..b3 and
+        s0..s3; a payoff or side top's card is the position's, not the action's)."""
+        if action == ACTION.STOP:
+            return "stop"
+        src, dst = action >> 3, action & 7
+        if dst >= DST_SIDE:
+            return f"discard {card_name(src - SRC_HAND)} to side {dst - DST_SIDE}"
+        if src == SRC_PAYOFF:
+            what = "the payoff top"
+        elif src < SIDE_END:
+            what = f"side {src - SRC_SIDE}'s top"
+        else:
+            what = f"{card_name(src - SRC_HAND)} from hand"
+        return f"play {what} to build {dst}"
+
+    def shuffled(self, before, after):
+        """A new round was dealt (all 104 cards shuffled anew), or a build pile was completed: its
+        twelve cards joined the stock and the whole stock was shuffled."""
+        return (int(after.pub[0]["round"]) != int(before.pub[0]["round"])
+                or int(after.hid[0]["completed"].sum()) != int(before.hid[0]["completed"].sum()))
+
+    def consistent(self, history, seat):
+        """Nothing more (the module docstring): no play is forced, so not playing a card shows
+        nothing; a discard or a build from the hand shows the card it plays, which is then public."""
+        return None
+
+    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
+        from analyser.games.spite_and_malice.records import RECORD_DTYPE
+        from analyser.games.spite_and_malice.rollout import forced_policy, play_worlds_nb
+
+        seat = int(worlds[0].pub[0]["seat"])
+        assert all(int(w.pub[0]["seat"]) == seat for w in worlds), "the worlds have different seats to move"
+        kinds = policy_kinds(fns, BUILT_IN)
+        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
+        forced_kinds = kinds.copy()
+        forced_kinds[seat] = 0                  # through the pointer: forced_policy
+        forced_params = np.zeros((params.shape[0], max(params.shape[1], 1)))
+        forced_params[:, : params.shape[1]] = params
+        pubs = np.concatenate([w.pub for w in worlds])
+        privs = np.stack([w.priv for w in worlds])
+        hids = np.concatenate([w.hid for w in worlds])
+        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
+        play_worlds_nb(fns, forced, kinds, forced_kinds, np.ascontiguousarray(params, np.float64), forced_params,
+                       np.ascontiguousarray(settings, np.int64), pubs, privs, hids, np.asarray(actions, np.int64),
+                       seed, first_world, out)
+        return out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)
