@@ -177,3 +177,21 @@ def test_rollouts_and_reviews_are_results_files(tmp_path):
     assert cli.exit_code == 0 and '"total_cost"' in cli.stdout
     again = runner.invoke(app, ["show", str(tmp_path / "v.parquet")])
     assert again.exit_code == 0 and "Total cost of seat 0's play" in again.output
+
+
+def test_the_next_draw_is_spread_evenly_over_the_trials():
+    """Each card the seat cannot place is the draw pile's top once in every block of as many trials."""
+    from collections import Counter
+
+    from analyser.analyses.rollout import first_draws, knowledge_of
+
+    history, kit, runner = position_at(RunConfig.build("palace", 4, None, 1, 1), 20)
+    _, knowledge = knowledge_of(history, 0, kit, runner)
+    spread = first_draws(history[-1], knowledge, kit, 0, 20)
+    name, index, _ = spread(0)
+    cards = [spread(t)[2] for t in range(3 * 52)]
+    pool = len(set(cards))
+    assert name == "draw" and index == history[-1].pub[0]["draw_len"] - 1
+    for block in range(3):
+        assert Counter(cards[block * pool: (block + 1) * pool]) == Counter(set(cards))
+    assert cards[:pool] != cards[pool: 2 * pool]          # a new order each block

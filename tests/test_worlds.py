@@ -364,8 +364,8 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     step = next(s for s in range(2, len(history)) if history[s - 1].decision() is not None)
     drawn = []
 
-    def recording(position, knowledge, rng, consistent=None):
-        world = sample_world(position, knowledge, rng, consistent)
+    def recording(position, knowledge, rng, consistent=None, first=None):
+        world = sample_world(position, knowledge, rng, consistent, first)
         drawn.append(key(world))
         return world
 
@@ -384,5 +384,6 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     assert not set(worlds(3, rollout_seed=5)) & set(three)
     _, kit, runner = position_at(RunConfig.build("palace", 2, None, 1, 2, None, 0), 1)
     _, knowledge = knowledge_of(history[:step], mover(history[step - 1]), kit, runner)
-    assert three == [key(sample_world(history[step - 1], knowledge, np.random.default_rng([4, step, t])))
-                     for t in range(3)]
+    spread = rollout_module.first_draws(history[step - 1], knowledge, kit, 4, step)
+    assert three == [key(sample_world(history[step - 1], knowledge, np.random.default_rng([4, step, t]),
+                                      None, spread(t))) for t in range(3)]

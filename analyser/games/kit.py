@@ -137,6 +137,11 @@ class RolloutKit:
         (Palace: its first position is after the swap, which showed cards going into hands); else None."""
         return None
 
+    def first_draw(self, position) -> tuple[str, int] | None:
+        """The place of the next card to be drawn from a stock (location, index), whose card a
+        rollout spreads evenly over its trials; None: no stock to draw from."""
+        return None
+
     def consistent(self, history, seat: int):
         """A test ``(locations) -> bool`` of what ``seat`` saw the play show beyond where the cards
         went (analyser.games.worlds), given the unit's positions so far; None: nothing more."""

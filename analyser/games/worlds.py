@@ -107,11 +107,21 @@ def unknown_places(position, knowledge: Knowledge) -> tuple[dict[str, list[int]]
     return locations, sorted(pool), free
 
 
-def sample_world(position, knowledge: Knowledge, rng: np.random.Generator, consistent=None):
+def sample_world(position, knowledge: Knowledge, rng: np.random.Generator, consistent=None, first=None):
     """One world: ``position`` with the unknown cards shuffled over the unknown places (the module
     docstring). ``consistent(locations) -> bool``: the game's test of what the play showed; a world
-    failing it is drawn again."""
+    failing it is drawn again. ``first``: ``(location, index, card)``, an unknown place given a
+    card of the pool (a rollout spreads the next draw evenly over its trials), the rest shuffled."""
     locations, pool, free = unknown_places(position, knowledge)
+    if first is not None:
+        name, index, card = first
+        if not free.get(name, [False] * (index + 1))[index] or card not in pool:
+            raise ValueError(f"{name}[{index}] is no unknown place, or {card} no unknown card")
+        pool.remove(card)
+        free = {k: list(v) for k, v in free.items()}
+        free[name][index] = False
+        locations = {k: list(v) for k, v in locations.items()}
+        locations[name][index] = card
     pool = np.array(pool, dtype=np.int64)
     for _ in range(MAX_REJECTIONS):
         shuffled = iter(rng.permutation(pool).tolist())

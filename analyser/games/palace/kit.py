@@ -113,6 +113,10 @@ class PalaceKit(GameKit, RolloutKit):
             turned += sorted(gone)
         return turned
 
+    def first_draw(self, position):
+        n = int(position.pub[0]["draw_len"])
+        return ("draw", n - 1) if n else None          # the draw pile's top is its last card
+
     def dealt(self, seed, unit, players, settings, streams):
         from analyser.games.palace.rules import deal_nb
 

@@ -176,6 +176,10 @@ class SpiteKit(GameKit, RolloutKit):
             what = f"{card_name(src - SRC_HAND)} from hand"
         return f"play {what} to build {dst}"
 
+    def first_draw(self, position):
+        n = int(position.pub[0]["stock_len"])
+        return ("stock", n - 1) if n else None         # the stock's top is its last card
+
     def shuffled(self, before, after):
         """A new round was dealt (all 104 cards shuffled anew), or a build pile was completed: its
         twelve cards joined the stock and the whole stock was shuffled."""
