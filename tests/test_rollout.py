@@ -195,3 +195,16 @@ def test_the_next_draw_is_spread_evenly_over_the_trials():
     for block in range(3):
         assert Counter(cards[block * pool: (block + 1) * pool]) == Counter(set(cards))
     assert cards[:pool] != cards[pool: 2 * pool]          # a new order each block
+
+
+def test_the_list_gives_each_decisions_step_and_trace_points_to_it():
+    from analyser.analyses.rollout import decisions
+
+    frame = decisions("palace", seed=1)
+    row = frame.set_index("step").loc[20]
+    assert row["seat"] == 0 and row["choices"] == 4 and row["played"] == "play 1 x J"
+    listed = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--list", "--format", "csv"])
+    assert listed.exit_code == 0 and "20,0,4,play 1 x J" in listed.stdout
+    traced = runner.invoke(app, ["trace", "palace", "--seed", "1"])
+    assert "analyser rollout palace --seed 1 --deal 0 --list" in traced.stdout
+    assert "   20. seat 0 " in traced.stdout and "plays JH" in traced.stdout.split("   20. ")[1].splitlines()[0]

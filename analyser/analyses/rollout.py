@@ -391,3 +391,22 @@ def load_review(path) -> ReviewResult:
     if not {"step", "played", "best", "cost"} <= set(frame.columns) or "total_cost" not in meta:
         raise UserError(f"{path} has damaged review columns or metadata")
     return ReviewResult(frame, meta, [])
+
+
+def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None, players: int | None = None,
+              rules: dict | None = None) -> pd.DataFrame:
+    """Every real decision of a unit (two or more legal actions): its step (what ``rollout``
+    takes: the position before that action), the seat, how many choices, and what it played."""
+    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    history, kit, runner = position_at(config, None)
+    rows = []
+    with quiet():
+        for step, position in enumerate(history, start=1):
+            decision = position.decision()
+            if decision is None:
+                continue
+            seat, args = decision
+            chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
+            rows.append({"step": step, "seat": seat, "choices": len(kit.legal_actions(args)),
+                         "played": kit.action_text(chosen)})
+    return pd.DataFrame(rows, columns=["step", "seat", "choices", "played"])

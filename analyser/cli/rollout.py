@@ -10,14 +10,15 @@ from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 from analyser.io.numbers import hundred
 
-STEP_HELP = ("The position: before action K of the unit, as `analyser trace` numbers its actions "
-             "(1 is the first play).")
+STEP_HELP = ("The position: before action K of the unit (1 is the first action after the deal); "
+             "--list shows every decision's K. Required unless --list.")
 
 
 @common.user_errors
 def rollout(
     game: common.GameArg,
-    step: Annotated[int, typer.Option("--step", "-k", metavar="K", show_default=False, help=STEP_HELP)],
+    step: Annotated[int | None, typer.Option("--step", "-k", metavar="K", show_default=False,
+                                             help=STEP_HELP)] = None,
     seed: common.SeedOpt = 0,
     deal: Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
                                       help="The unit (game or match) of the seed, as in `trace`. Default: 0.")] = 0,
@@ -50,6 +51,9 @@ def rollout(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
     plot: output.PlotOpt = None,
+    listing: Annotated[bool, typer.Option(
+        "--list", show_default=False,
+        help="List the unit's decisions instead: each one's K, the seat, its choices and what it played.")] = False,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                         help="How to print the result. Default: table.")] = common.Format.table,
 ):
@@ -61,8 +65,13 @@ def rollout(
     --deal 0 --step 20`.
     """
     from analyser.analyses.rollout import rollout as run_rollout
+    from analyser.errors import UserError
     from analyser.games.registry import parse_rule_args
 
+    if listing:
+        return print_decisions(game, seed, deal, policy, players, parse_rule_args(rule), fmt)
+    if step is None:
+        raise UserError("give the position as --step K (`--list` shows every decision's K)")
     plot = output.checked_plot_path(plot)
     result = run_rollout(game, seed=seed, deal=deal, step=step, seat=seat, policies=policy, players=players,
                          rules=parse_rule_args(rule), trials=trials, precision=precision, drop=drop, top=top,
@@ -70,6 +79,30 @@ def rollout(
     if out is not None:
         result.save(out)
     output.finish(result, print_rollout, fmt, out, plot)
+
+
+def print_decisions(game, seed, deal, policy, players, rules, fmt) -> None:
+    import sys
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from analyser.analyses.rollout import decisions
+    from analyser.io.jsonable import dumps
+
+    frame = decisions(game, seed=seed, deal=deal, policies=policy, players=players, rules=rules)
+    if common.Format(fmt) == common.Format.json:
+        typer.echo(dumps(frame.to_dict(orient="records"), indent=2))
+    elif common.Format(fmt) == common.Format.csv:
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        table = Table(title=f"{game} seed {seed}, unit {deal}: the decisions (roll one out with --step K)",
+                      title_justify="left")
+        for name, left in (("K", False), ("seat", False), ("choices", False), ("played", True)):
+            table.add_column(name, justify="left" if left else "right")
+        for _, row in frame.iterrows():
+            table.add_row(str(row["step"]), str(row["seat"]), str(row["choices"]), row["played"])
+        Console().print(table)
 
 
 def print_rollout(result, fmt: common.Format | str = common.Format.table, console=None):

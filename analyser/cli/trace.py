@@ -49,4 +49,7 @@ def trace(
     result = run_trace(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),
                        hand=hand)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
+    if fmt != TraceFormat.jsonl:
+        typer.echo(f"\nWhich action was best at a decision? `analyser rollout {game} --seed {seed} --deal {deal} "
+                   f"--list`\ngives each decision's K; `--step K` rolls it out.")
 
