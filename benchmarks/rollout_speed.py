@@ -17,7 +17,7 @@ from analyser.analyses import rollout as rollout_module
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
 
-GAMES = ("palace", "enemy_anemone", "olenon")
+GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
 
 
 def widest_step(game: str) -> tuple[int, int]:
