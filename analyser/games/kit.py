@@ -154,6 +154,40 @@ class RolloutKit:
         raise NotImplementedError
 
 
+class WorldBatch:
+    """What every game's compiled ``play_worlds_nb`` takes beside its rules' arguments: the line-up
+    as it plays on (``fns``, ``kinds``, ``params``), the same with the deciding seat's policy a
+    ``forced_policy`` that plays the action in its first parameter (``forced``, ``forced_kinds``,
+    ``forced_params``, at least one column), the worlds' three records stacked (``pubs``,
+    ``privs``, ``hids``), the actions, and the outcome records to fill (``out``)."""
+
+    def __init__(self, worlds, actions, fns, params, built_in, forced_policy, record_dtype):
+        from analyser.games.dispatch import policy_kinds
+
+        seat = int(worlds[0].pub[0]["seat"])
+        assert all(int(w.pub[0]["seat"]) == seat for w in worlds), "the worlds have different seats to move"
+        self.fns = tuple(fns)
+        self.kinds = policy_kinds(fns, built_in)
+        self.forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
+        self.forced_kinds = self.kinds.copy()
+        self.forced_kinds[seat] = 0                  # through the pointer: forced_policy
+        self.params = np.ascontiguousarray(params, np.float64)
+        self.forced_params = np.zeros((params.shape[0], max(params.shape[1], 1)))
+        self.forced_params[:, : params.shape[1]] = params
+        self.pubs = np.concatenate([w.pub for w in worlds])
+        self.privs = np.stack([w.priv for w in worlds])
+        self.hids = np.concatenate([w.hid for w in worlds])
+        self.actions = np.asarray(actions, np.int64)
+        self.out = np.zeros((len(worlds), len(actions)), record_dtype)
+
+    def policies(self) -> tuple:
+        """The kernel's first six arguments, in its order."""
+        return self.fns, self.forced, self.kinds, self.forced_kinds, self.params, self.forced_params
+
+    def records(self) -> tuple:
+        return self.pubs, self.privs, self.hids, self.actions
+
+
 def shuffle_hidden(locations: dict[str, list[int]], seen: set[str], rng: np.random.Generator) -> dict:
     """``locations`` with the cards of the unseen locations shuffled among them, sizes kept."""
     hidden = [name for name in locations if name not in seen]

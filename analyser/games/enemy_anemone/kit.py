@@ -31,7 +31,7 @@ from analyser.games.enemy_anemone.constants import (
 from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
 from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
 from analyser.kernels.bits import BIT
 
 
@@ -140,19 +140,10 @@ class AnemoneKit(GameKit, RolloutKit):
         from analyser.games.enemy_anemone.engine import RECORD_DTYPE
         from analyser.games.enemy_anemone.rollout import forced_policy, play_worlds_nb
 
-        seat = int(worlds[0].pub[0]["seat"])
-        kinds = policy_kinds(fns, BUILT_IN)
-        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
-        forced_kinds = kinds.copy()
-        forced_kinds[seat] = 0
-        pubs = np.concatenate([w.pub for w in worlds])
-        privs = np.stack([w.priv for w in worlds])
-        hids = np.concatenate([w.hid for w in worlds])
-        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
+        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
         streams = np.arange(MAX_PLAYERS, dtype=np.int64)     # policy stream k for seat k (the default line-up's)
-        play_worlds_nb(fns, forced, kinds, forced_kinds, params, params.copy(), settings, streams, pubs, privs,
-                       hids, np.asarray(actions, np.int64), seed, first_world, out)
-        return out
+        play_worlds_nb(*b.policies(), settings, streams, *b.records(), seed, first_world, b.out)
+        return b.out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
 from analyser.games.olenon.dispatch import BUILT_IN
 from analyser.games.olenon.rules import begin_match_nb, step_nb
@@ -129,22 +129,9 @@ class OlenonKit(GameKit, RolloutKit):
         from analyser.games.olenon.records import RECORD_DTYPE
         from analyser.games.olenon.rollout import forced_policy, play_worlds_nb
 
-        seat = int(worlds[0].pub[0]["seat"])
-        assert all(int(w.pub[0]["seat"]) == seat for w in worlds), "the worlds have different seats to move"
-        kinds = policy_kinds(fns, BUILT_IN)
-        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
-        forced_kinds = kinds.copy()
-        forced_kinds[seat] = 0                  # through the pointer: forced_policy
-        forced_params = np.zeros((params.shape[0], max(params.shape[1], 1)))
-        forced_params[:, : params.shape[1]] = params
-        pubs = np.concatenate([w.pub for w in worlds])
-        privs = np.stack([w.priv for w in worlds])
-        hids = np.concatenate([w.hid for w in worlds])
-        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
-        play_worlds_nb(fns, forced, kinds, forced_kinds, np.ascontiguousarray(params, np.float64), forced_params,
-                       np.ascontiguousarray(settings, np.int64), pubs, privs, hids, np.asarray(actions, np.int64),
-                       seed, first_world, out)
-        return out
+        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
+        play_worlds_nb(*b.policies(), np.ascontiguousarray(settings, np.int64), *b.records(), seed, first_world, b.out)
+        return b.out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

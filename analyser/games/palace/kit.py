@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, types
 
 from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, recorded_positions
+from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
 from analyser.games.palace import stepwise
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.dispatch import BUILT_IN
@@ -128,18 +128,9 @@ class PalaceKit(GameKit, RolloutKit):
         from analyser.games.palace.engine import RECORD_DTYPE
         from analyser.games.palace.rollout import forced_policy, play_worlds_nb
 
-        seat = int(worlds[0].pub[0]["seat"])
-        kinds = policy_kinds(fns, BUILT_IN)
-        forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
-        forced_kinds = kinds.copy()
-        forced_kinds[seat] = 0
-        pubs = np.concatenate([w.pub for w in worlds])
-        privs = np.stack([w.priv for w in worlds])
-        hids = np.concatenate([w.hid for w in worlds])
-        out = np.zeros((len(worlds), len(actions)), RECORD_DTYPE)
-        play_worlds_nb(fns, forced, kinds, forced_kinds, params, params.copy(), settings, pubs, privs, hids,
-                       np.asarray(actions, np.int64), seed, first_world, out)
-        return out
+        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
+        play_worlds_nb(*b.policies(), settings, *b.records(), seed, first_world, b.out)
+        return b.out
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)
