@@ -208,3 +208,13 @@ def test_the_list_gives_each_decisions_step_and_trace_points_to_it():
     traced = runner.invoke(app, ["trace", "palace", "--seed", "1"])
     assert "analyser rollout palace --seed 1 --deal 0 --list" in traced.stdout
     assert "   20. seat 0 " in traced.stdout and "plays JH" in traced.stdout.split("   20. ")[1].splitlines()[0]
+
+
+def test_open_cards_plays_the_true_position_and_says_it_overstates():
+    honest = rollout("palace", seed=1, step=20, trials=200)
+    seen = rollout("palace", seed=1, step=20, trials=200, open_cards=True)
+    assert "OPEN CARDS" in seen.meta["sampler"] and "overstates" in seen.meta["sampler"]
+    assert "OPEN CARDS" not in honest.meta["sampler"]
+    assert seen.wins.std(axis=0).max() == 0        # saver draws nothing: the true position plays the same way
+    cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "50", "--open-cards"])
+    assert cli.exit_code == 0 and "OPEN CARDS" in cli.output

@@ -103,7 +103,7 @@ def position_at(config: RunConfig, step: int | None):
 def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, seat: int | None = None,
             policies=None, players: int | None = None, rules: dict | None = None, trials: int | None = None,
             precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
-            threads: int | None = None) -> RolloutResult:
+            threads: int | None = None, open_cards: bool = False) -> RolloutResult:
     """Roll out every legal action of the seat to move before action ``step`` (1, 2, ... as
     ``trace`` numbers them) of unit ``deal`` of ``seed``, the line-up ``policies`` playing on (see
     the module docstring). ``seat``, if given, must be the seat to move (a check).
@@ -112,11 +112,13 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     batches until every action still rolled out has a 95% half-width of at most H (``trials`` is
     then the cap, default 100,000). ``drop``: after each batch from MIN_DROP_TRIALS on, stop
     rolling out an action whose paired difference from the best is more than DROP_SE standard
-    errors below zero. ``top`` K: after the first batch, roll out only the K best."""
+    errors below zero. ``top`` K: after the first batch, roll out only the K best.
+    ``open_cards``: every world is the true position, every card known (double dummy): what a
+    seat that saw every card could do, which overstates what a player can."""
     from analyser.engine.pipeline import set_threads
 
     step = whole_number(step, "the step", 1)
-    rule = Stopping.of(trials, precision, drop, top)
+    rule = Stopping.of(trials, precision, drop, top, open_cards)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     if seat is not None:
@@ -147,9 +149,10 @@ class Stopping:
     precision: float | None = None
     drop: bool = False
     top: int | None = None
+    open_cards: bool = False       # not a stop, but how the worlds are made: carried with the rule
 
     @classmethod
-    def of(cls, trials, precision, drop, top) -> Stopping:
+    def of(cls, trials, precision, drop, top, open_cards=False) -> Stopping:
         from analyser.engine.stopping import check_precision
 
         precision = check_precision(precision)
@@ -158,7 +161,9 @@ class Stopping:
         if not isinstance(drop, bool):
             raise UserError(f"drop is True or False, not {drop!r}")
         top = None if top is None else whole_number(top, "top", 1)
-        return cls(trials, precision, drop, top)
+        if not isinstance(open_cards, bool):
+            raise UserError(f"open_cards is True or False, not {open_cards!r}")
+        return cls(trials, precision, drop, top, open_cards)
 
     def text(self) -> str:
         parts = [f"at most {self.trials:,} worlds, to a 95% half-width of {self.precision:g}"
@@ -198,7 +203,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     done = 0
     while done < rule.trials and (done == 0 or not _precise(wins[:done], active, rule.precision)):
         n = min(BATCH, rule.trials - done)
-        worlds = [sample_world(position, knowledge, np.random.default_rng([rollout_seed, step, done + t]),
+        worlds = [position.relocate(position.locations()) if rule.open_cards else
+                  sample_world(position, knowledge, np.random.default_rng([rollout_seed, step, done + t]),
                                consistent, spread(done + t)) for t in range(n)]
         out = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
                               (step << 32) + done)
@@ -216,7 +222,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     wins, scores = wins[:done], scores[:done]
     table = _table(wins, scores, legal, played, kit, dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
-            "played": kit.action_text(played), "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS}
+            "played": kit.action_text(played), "stopping": rule.text(),
+            "sampler": OPEN_CARDS if rule.open_cards else SAMPLER, "statistics": STATISTICS}
     return RolloutResult(table, meta, wins, legal)
 
 
@@ -247,6 +254,8 @@ SAMPLER = ("uniform over the worlds consistent with the seat's information (anal
            "and the public cards fixed, cards it saw go into hidden places kept there, what the play showed "
            "kept, the rest shuffled over the unknown places; the stock's next card spread evenly over the trials "
            "(each unknown card once in every block of as many trials)")
+OPEN_CARDS = ("OPEN CARDS: every world is the true position, every hidden card known (double dummy), which "
+              "overstates what a player can do; only the random streams differ between worlds")
 STATISTICS = ("common random numbers: every action on the same worlds and streams; 95% normal intervals; "
               "differences paired per world")
 
@@ -325,7 +334,7 @@ class ReviewResult:
 def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, policies=None,
            players: int | None = None, rules: dict | None = None, trials: int | None = None,
            precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
-           threads: int | None = None) -> ReviewResult:
+           threads: int | None = None, open_cards: bool = False) -> ReviewResult:
     """Roll out every real decision (two or more legal actions) of ``seat`` in unit ``deal`` of
     ``seed`` as :func:`rollout` would (the same worlds for the same step), and list them costliest
     first: the cost of a decision is the best action's win share less the played one's (COST: the
@@ -333,7 +342,7 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
     sum, its interval from the independent rollouts' standard errors."""
     from analyser.engine.pipeline import set_threads
 
-    rule = Stopping.of(trials, precision, drop, top)
+    rule = Stopping.of(trials, precision, drop, top, open_cards)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     seat = whole_number(seat, "the seat", 0, config.players - 1)
@@ -350,7 +359,8 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
     total_se = float(np.sqrt(np.nansum(table["cost_se"] ** 2)))
     meta = {"kind": "review", **config.metadata(), "seat": seat, "decisions": len(steps), "total_cost": total,
             "total_cost_ci": [total - Z95 * total_se, total + Z95 * total_se], "rollout_seed": rollout_seed,
-            "threads": threads, "stopping": rule.text(), "sampler": SAMPLER, "statistics": STATISTICS,
+            "threads": threads, "stopping": rule.text(), "sampler": OPEN_CARDS if open_cards else SAMPLER,
+            "statistics": STATISTICS,
             "cost": COST}
     return ReviewResult(table, meta, rollouts)
 

@@ -51,6 +51,10 @@ def rollout(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
     plot: output.PlotOpt = None,
+    open_cards: Annotated[bool, typer.Option(
+        "--open-cards", show_default=False,
+        help="Play every world with the true hidden cards, every card known (double dummy): overstates what a "
+             "player can do, and says so.")] = False,
     listing: Annotated[bool, typer.Option(
         "--list", show_default=False,
         help="List the unit's decisions instead: each one's K, the seat, its choices and what it played.")] = False,
@@ -75,7 +79,7 @@ def rollout(
     plot = output.checked_plot_path(plot)
     result = run_rollout(game, seed=seed, deal=deal, step=step, seat=seat, policies=policy, players=players,
                          rules=parse_rule_args(rule), trials=trials, precision=precision, drop=drop, top=top,
-                         rollout_seed=rollout_seed, threads=threads)
+                         rollout_seed=rollout_seed, threads=threads, open_cards=open_cards)
     if out is not None:
         result.save(out)
     output.finish(result, print_rollout, fmt, out, plot)
@@ -159,6 +163,9 @@ def review(
         help="Worlds per action at each decision. Default: 1,000.")] = None,
     drop: Annotated[bool, typer.Option("--drop", show_default=False,
                                        help="As rollout's --drop, at each decision.")] = False,
+    open_cards: Annotated[bool, typer.Option(
+        "--open-cards", show_default=False,
+        help="As rollout's --open-cards: every card known, which overstates what a player can do.")] = False,
     shown: Annotated[int, typer.Option("--show", metavar=common.N, show_default=False,
                                        help="Decisions listed, costliest first. Default: 10.")] = 10,
     rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
@@ -183,7 +190,7 @@ def review(
     plot = output.checked_plot_path(plot)
     result = run_review(game, seed=seed, deal=deal, seat=seat, policies=policy, players=players,
                         rules=parse_rule_args(rule), trials=trials, drop=drop, rollout_seed=rollout_seed,
-                        threads=threads)
+                        threads=threads, open_cards=open_cards)
     if out is not None:
         result.save(out)
     output.finish(result, lambda r, f: print_review(r, f, shown=shown), fmt, out, plot)
@@ -209,6 +216,8 @@ def print_review_tables(result, shown: int = 10, console=None):
     low, high = m["total_cost_ci"]
     console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}: seat {m['seat']} "
                   f"({m['policies'][m['seat']]}) made {m['decisions']} real decisions; {m['stopping']}.")
+    if m["sampler"].startswith("OPEN CARDS"):
+        console.print(m["sampler"] + ".")
     table = Table(title=f"The costliest {min(shown, len(result.table))} (points of win share below the best, "
                         f"95% intervals)", title_justify="left")
     for name, left in (("step", False), ("played", True), ("best", True), ("cost", False)):
