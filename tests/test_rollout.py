@@ -95,11 +95,15 @@ def test_bad_positions_get_one_line_and_exit_2(args, words):
     assert r.exit_code == 2 and words in r.output and r.output.count("\n") == 1, r.output
 
 
-def test_a_step_without_a_choice_is_refused_in_one_line():
-    history, _, _ = position_at(RunConfig.build("palace", 4, None, 1, 1), 84)
-    forced = next(k for k, p in enumerate(history, start=1) if p.decision() is None)
-    with pytest.raises(UserError, match="no seat has a choice before action"):
-        rollout("palace", seed=1, step=forced, trials=10)
+def test_a_forced_move_reports_one_action_and_the_end_is_refused():
+    history, kit, _ = position_at(RunConfig.build("palace", 4, None, 1, 1), None)
+    forced = next(k for k, p in enumerate(history, start=1) if p.decision() is None and p.decision(forced=True))
+    r = rollout("palace", seed=1, step=forced, trials=50)
+    assert len(r.table) == 1 and r.table.iloc[0]["played"] and "forced move" in r.meta["forced"]
+    cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", str(forced), "--trials", "20"])
+    assert cli.exit_code == 0 and "a forced move" in cli.output
+    with pytest.raises(UserError, match="no seat is to move before action 85: the game is over"):
+        rollout("palace", seed=1, step=len(history), trials=10)
 
 
 def test_the_cli_prints_the_table_and_what_the_played_action_cost():

@@ -126,13 +126,14 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     threads = set_threads(threads)
     with quiet():
         history, kit, runner = position_at(config, step)
-        decision = history[-1].decision()
+        decision = history[-1].decision(forced=True)
         if decision is None:
-            raise UserError(f"no seat has a choice before action {step} (a forced move, or the "
-                            f"{config.game.unit} is over): roll out a step where `trace` shows a decision")
+            raise UserError(f"no seat is to move before action {step}: the {config.game.unit} is over")
         if seat is not None and seat != decision[0]:
             raise UserError(f"seat {seat} is not to move before action {step}; seat {decision[0]} is")
         result = roll(history, kit, runner, rule, rollout_seed, step)
+    if len(result.table) == 1:
+        result.meta["forced"] = "a forced move: the seat has one legal action, so there is nothing to compare"
     result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads})
     return result
 
@@ -189,7 +190,7 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     from the whole history). Trial t's world comes from the stream (rollout_seed, step, t), so the
     rollouts of a review's steps are independent, and each is the one ``rollout`` gives."""
     position = history[-1]
-    mover, args = position.decision()
+    mover, args = position.decision(forced=True)
     legal = kit.legal_actions(args)
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))

@@ -139,6 +139,9 @@ def print_rollout_tables(result, console=None):
         note += [f"dropped at {row['dropped_at']:,}"] if row["dropped_at"] else []
         table.add_row(row["action"], f"{row['trials']:,}", share, diff, ", ".join(note))
     console.print(table)
+    if "forced" in m:
+        console.print(f"This is {m['forced']}.")
+        return
     played = result.table[result.table["played"]].iloc[0]
     cost = -played["diff"]
     console.print(f"The policy played {played['action']}: " + (

@@ -45,9 +45,10 @@ class Position(ABC):
         sees only the size: those are what a re-deal may change."""
 
     @abstractmethod
-    def decision(self) -> tuple[int, tuple] | None:
+    def decision(self, forced: bool = False) -> tuple[int, tuple] | None:
         """``(seat, args)`` when a policy is about to be asked for a real choice
-        (two or more legal actions), else None. ``args`` are the policy's
+        (two or more legal actions; with ``forced``, one is enough: the move the rules
+        make for the seat, as a rollout reports it), else None. ``args`` are the policy's
         arguments without the trailing parameter row; the kit copies them before
         each call, since a policy draws from (and so writes into) its stream."""
 

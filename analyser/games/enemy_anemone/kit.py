@@ -72,7 +72,7 @@ class AnemonePosition(RecordsPosition):
     def seen_by(self, seat: int) -> set[str]:
         return {"trick", f"hand{seat}", f"discards{seat}", *(f"won{s}" for s in range(self.players))}
 
-    def decision(self):
+    def decision(self, forced: bool = False):
         pb, hd = self.pub[0], self.hid[0]
         if hd["over"] or hd["actions"] >= self.settings[SETTING.MAX_ACTIONS]:
             return None
@@ -81,7 +81,7 @@ class AnemonePosition(RecordsPosition):
         choices = len(cards(pv["legal"]))
         if not pb["discard"]:
             choices *= (int(pb["ones"][seat]) + 1) * (int(pb["twos"][seat]) + 1)
-        if choices < 2:
+        if choices < (1 if forced else 2):
             return None
         legal = np.zeros(64, np.bool_)
         legal[cards(pv["legal"])] = True

@@ -71,14 +71,14 @@ class OlenonPosition(RecordsPosition):
             seen |= {f"hand{s}" for s in range(PLAYERS)}
         return seen
 
-    def decision(self):
+    def decision(self, forced: bool = False):
         pb, hd = self.pub[0], self.hid[0]
         if hd["over"] or hd["round_actions"] >= self.settings[SETTING.MAX_ACTIONS]:
             return None
         seat = int(pb["seat"])
         pv = self.priv[seat]
         actions = legal_actions(pb, pv["hand"])
-        if len(actions) < 2:
+        if len(actions) < (1 if forced else 2):
             return None
         legal = np.zeros(LEGAL_SIZE, np.bool_)
         legal[actions] = True

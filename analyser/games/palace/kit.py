@@ -59,14 +59,14 @@ class PalacePosition(RecordsPosition):
     def seen_by(self, seat: int) -> set[str]:
         return {"pile", "burned", f"hand{seat}", *(f"up{s}" for s in range(self.players))}
 
-    def decision(self):
+    def decision(self, forced: bool = False):
         pb, hd = self.pub[0], self.hid[0]
         if pb["phase"] != PHASE.PLAY or hd["actions"] >= self.settings[_MAX_ACTIONS]:
             return None
         seat = int(pb["seat"])
         legal = np.zeros(ACTION.COUNT, np.bool_)
         n_legal, _ = fill_play_legal_nb(pb, self.priv[seat], seat, legal, legal[: 8 * PLAY_WORDS].view(np.uint64))
-        if n_legal < 2:
+        if n_legal < (1 if forced else 2):
             return None
         return seat, (pb, self.priv[seat], legal)
 

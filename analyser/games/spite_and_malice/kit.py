@@ -109,7 +109,7 @@ class SpitePosition(RecordsPosition):
         hidden = {"stock", *(f"payoff{s}" for s in range(PLAYERS)), f"hand{1 - seat}"}
         return set(self.locations()) - hidden
 
-    def decision(self):
+    def decision(self, forced: bool = False):     # every position it keeps is a real choice
         pb, hd = self.pub[0], self.hid[0]
         if hd["over"]:
             return None
