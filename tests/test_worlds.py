@@ -28,7 +28,7 @@ import analyser
 from analyser.analyses import rollout as rollout_module
 from analyser.analyses.rollout import knowledge_of, position_at
 from analyser.engine.config import RunConfig
-from analyser.games.worlds import Knowledge, follow, sample_world, unknown_places
+from analyser.games.worlds import Knowledge, WorldSampler, follow, sample_world, unknown_places
 from analyser.kernels.cards import parse_card
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
@@ -364,12 +364,14 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     step = next(s for s in range(2, len(history)) if history[s - 1].decision() is not None)
     drawn = []
 
-    def recording(position, knowledge, rng, consistent=None, first=None):
-        world = sample_world(position, knowledge, rng, consistent, first)
+    real_draw = WorldSampler.draw
+
+    def recording(self, rng, first=None):
+        world = real_draw(self, rng, first)
         drawn.append(key(world))
         return world
 
-    monkeypatch.setattr(rollout_module, "sample_world", recording)
+    monkeypatch.setattr(WorldSampler, "draw", recording)
 
     def worlds(trials, rollout_seed=4):
         drawn.clear()
@@ -384,6 +386,6 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     assert not set(worlds(3, rollout_seed=5)) & set(three)
     _, kit, runner = position_at(RunConfig.build("palace", 2, None, 1, 2, None, 0), 1)
     _, knowledge = knowledge_of(history[:step], mover(history[step - 1]), kit, runner)
-    spread = rollout_module.first_draws(history[step - 1], knowledge, kit, 4, step)
+    spread = rollout_module.first_draws(WorldSampler(history[step - 1], knowledge), kit, 4, step)
     assert three == [key(sample_world(history[step - 1], knowledge, np.random.default_rng([4, step, t]),
                                       None, spread(t))) for t in range(3)]

@@ -28,7 +28,7 @@ import pandas as pd
 from analyser.engine.config import RunConfig, whole_number
 from analyser.errors import UserError
 from analyser.games.kit import RolloutKit
-from analyser.games.worlds import follow, sample_world, unknown_places
+from analyser.games.worlds import WorldSampler, follow
 from analyser.io.results_file import read_results, write_frame
 
 Z95 = 1.959963984540054
@@ -195,8 +195,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     _, knowledge = knowledge_of(history, mover, kit, runner)
-    consistent = kit.consistent(history, mover)
-    spread = first_draws(position, knowledge, kit, rollout_seed, step)
+    sampler = WorldSampler(position, knowledge, kit.consistent(history, mover))
+    spread = first_draws(sampler, kit, rollout_seed, step)
     wins = np.full((rule.trials, legal.size), np.nan)
     scores = np.full((rule.trials, legal.size), np.nan)
     active = np.ones(legal.size, bool)
@@ -205,8 +205,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     while done < rule.trials and (done == 0 or not _precise(wins[:done], active, rule.precision)):
         n = min(BATCH, rule.trials - done)
         worlds = [position.relocate(position.locations()) if rule.open_cards else
-                  sample_world(position, knowledge, np.random.default_rng([rollout_seed, step, done + t]),
-                               consistent, spread(done + t)) for t in range(n)]
+                  sampler.draw(np.random.default_rng([rollout_seed, step, done + t]), spread(done + t))
+                  for t in range(n)]
         out = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
                               (step << 32) + done)
         wins[done: done + n, active] = out["win"][:, :, mover]
@@ -231,13 +231,13 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
 BLOCKS = 1 << 40               # the block streams' place among the trials' (rollout seed, step, t)
 
 
-def first_draws(position, knowledge, kit, rollout_seed: int, step: int):
+def first_draws(sampler: WorldSampler, kit, rollout_seed: int, step: int):
     """``trial -> first`` for sample_world: the stock's next card (RolloutKit.first_draw) cycles
     through the cards the seat cannot place, each once in every block of as many trials, in an
     order drawn per block, as GNU Backgammon rotates the first dice over its trials; the rest of
     each world as sample_world draws it. None for every trial when there is no stock to draw."""
-    place = kit.first_draw(position)
-    _, pool, free = unknown_places(position, knowledge)
+    place = kit.first_draw(sampler.position)
+    pool, free = sampler.pool, sampler.free
     if place is None or not pool or not free.get(place[0], [False] * (place[1] + 1))[place[1]]:
         return lambda t: None
     orders: dict[int, list] = {}

@@ -107,28 +107,44 @@ def unknown_places(position, knowledge: Knowledge) -> tuple[dict[str, list[int]]
     return locations, sorted(pool), free
 
 
+class WorldSampler:
+    """The worlds of one position for one seat: its unknown places and the pool of cards it
+    cannot place, found once (unknown_places), then each world a shuffle of the pool over them
+    (a rollout draws thousands from one position). ``consistent(locations) -> bool``: the game's
+    test of what the play showed; a world failing it is drawn again."""
+
+    def __init__(self, position, knowledge: Knowledge, consistent=None):
+        self.position, self.seat, self.consistent = position, knowledge.seat, consistent
+        self.locations, self.pool, self.free = unknown_places(position, knowledge)
+
+    def draw(self, rng: np.random.Generator, first=None):
+        """One world (the module docstring). ``first``: ``(location, index, card)``, an unknown place
+        given a card of the pool (a rollout spreads the next draw evenly over its trials), the rest
+        shuffled."""
+        locations, pool, free = self.locations, self.pool, self.free
+        if first is not None:
+            name, index, card = first
+            if not free.get(name, [False] * (index + 1))[index] or card not in pool:
+                raise ValueError(f"{name}[{index}] is no unknown place, or {card} no unknown card")
+            pool = list(pool)
+            pool.remove(card)
+            free = {k: list(v) for k, v in free.items()}
+            free[name][index] = False
+            locations = {k: list(v) for k, v in locations.items()}
+            locations[name][index] = card
+        pool = np.array(pool, dtype=np.int64)
+        for _ in range(MAX_REJECTIONS):
+            shuffled = iter(rng.permutation(pool).tolist())
+            world = {name: list(cards) for name, cards in locations.items()}
+            for name, marks in free.items():
+                world[name] = [next(shuffled) if is_free else c
+                               for c, is_free in zip(locations[name], marks, strict=True)]
+            if self.consistent is None or self.consistent(world):
+                return self.position.relocate(world)
+        raise UserError(f"no world consistent with seat {self.seat}'s information was found in "
+                        f"{MAX_REJECTIONS:,} draws")
+
+
 def sample_world(position, knowledge: Knowledge, rng: np.random.Generator, consistent=None, first=None):
-    """One world: ``position`` with the unknown cards shuffled over the unknown places (the module
-    docstring). ``consistent(locations) -> bool``: the game's test of what the play showed; a world
-    failing it is drawn again. ``first``: ``(location, index, card)``, an unknown place given a
-    card of the pool (a rollout spreads the next draw evenly over its trials), the rest shuffled."""
-    locations, pool, free = unknown_places(position, knowledge)
-    if first is not None:
-        name, index, card = first
-        if not free.get(name, [False] * (index + 1))[index] or card not in pool:
-            raise ValueError(f"{name}[{index}] is no unknown place, or {card} no unknown card")
-        pool.remove(card)
-        free = {k: list(v) for k, v in free.items()}
-        free[name][index] = False
-        locations = {k: list(v) for k, v in locations.items()}
-        locations[name][index] = card
-    pool = np.array(pool, dtype=np.int64)
-    for _ in range(MAX_REJECTIONS):
-        shuffled = iter(rng.permutation(pool).tolist())
-        world = {name: list(cards) for name, cards in locations.items()}
-        for name, marks in free.items():
-            world[name] = [next(shuffled) if is_free else c for c, is_free in zip(locations[name], marks, strict=True)]
-        if consistent is None or consistent(world):
-            return position.relocate(world)
-    raise UserError(f"no world consistent with seat {knowledge.seat}'s information was found in "
-                    f"{MAX_REJECTIONS:,} draws")
+    """One world of ``position`` for the seat of ``knowledge`` (WorldSampler, for a single draw)."""
+    return WorldSampler(position, knowledge, consistent).draw(rng, first)
