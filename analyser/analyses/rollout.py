@@ -17,8 +17,6 @@
 """
 from __future__ import annotations
 
-import warnings
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +25,7 @@ import pandas as pd
 
 from analyser.engine.config import RunConfig, whole_number
 from analyser.errors import UserError
+from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
 from analyser.io.results_file import read_results, write_frame
@@ -70,14 +69,6 @@ class RolloutResult:
                 f"{m['seat']}, {len(self.table)} actions x {m['trials']:,} worlds; best {self.best()}>")
 
 
-@contextmanager
-def quiet():
-    """numba's notice on first-class functions (a tuple of policies) silenced, as the runner does."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-        yield
-
-
 def position_at(config: RunConfig, step: int | None):
     """The unit's positions up to the one before action ``step`` (None: to the end; the kit's
     play), the kit and the configuration's runner."""
@@ -88,7 +79,7 @@ def position_at(config: RunConfig, step: int | None):
 
     runner = ChunkRunner(config)
     history = []
-    with quiet():
+    with quiet_first_class():
         for position in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
                                  runner.params, runner.streams):
             history.append(position.relocate(position.locations()))       # a copy: the kit's are live
@@ -124,7 +115,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     if seat is not None:
         seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
-    with quiet():
+    with quiet_first_class():
         history, kit, runner = position_at(config, step)
         decision = history[-1].decision(forced=True)
         if decision is None:
@@ -348,7 +339,7 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
-    with quiet():
+    with quiet_first_class():
         history, kit, runner = position_at(config, None)
         steps = [k for k, p in enumerate(history, start=1) if (d := p.decision()) is not None and d[0] == seat]
         if not steps:
@@ -411,7 +402,7 @@ def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None,
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     history, kit, runner = position_at(config, None)
     rows = []
-    with quiet():
+    with quiet_first_class():
         for step, position in enumerate(history, start=1):
             decision = position.decision()
             if decision is None:

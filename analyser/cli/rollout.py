@@ -13,6 +13,17 @@ from analyser.io.numbers import hundred
 STEP_HELP = ("The position: before action K of the unit (1 is the first action after the deal); "
              "--list shows every decision's K. Required unless --list.")
 
+# rollout's and review's options alike
+DealOpt = Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
+                                      help="The unit (game or match) of the seed, as in `trace`. Default: 0.")]
+RolloutSeedOpt = Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
+                                             help="Seed of the worlds. Default: 0.")]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", "-o", metavar=common.FILE, show_default=False,
+    help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")]
+FormatOpt = Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                                  help="How to print the result. Default: table.")]
+
 
 @common.user_errors
 def rollout(
@@ -20,8 +31,7 @@ def rollout(
     step: Annotated[int | None, typer.Option("--step", "-k", metavar="K", show_default=False,
                                              help=STEP_HELP)] = None,
     seed: common.SeedOpt = 0,
-    deal: Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
-                                      help="The unit (game or match) of the seed, as in `trace`. Default: 0.")] = 0,
+    deal: DealOpt = 0,
     seat: Annotated[int | None, typer.Option(
         "--seat", metavar=common.N, show_default=False,
         help="The seat whose decision it is (a check: the seat to move). Default: the seat to move.")] = None,
@@ -44,12 +54,9 @@ def rollout(
     top: Annotated[int | None, typer.Option(
         "--top", metavar="K", show_default=False,
         help="After the first 2,048 worlds, roll out only the K best actions. Default: all.")] = None,
-    rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
-                                              help="Seed of the worlds. Default: 0.")] = 0,
+    rollout_seed: RolloutSeedOpt = 0,
     threads: common.ThreadsOpt = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
+    out: OutOpt = None,
     plot: output.PlotOpt = None,
     open_cards: Annotated[bool, typer.Option(
         "--open-cards", show_default=False,
@@ -58,8 +65,7 @@ def rollout(
     listing: Annotated[bool, typer.Option(
         "--list", show_default=False,
         help="List the unit's decisions instead: each one's K, the seat, its choices and what it played.")] = False,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = common.Format.table,
+    fmt: FormatOpt = common.Format.table,
 ):
     """Roll out every legal action of one position: its win share with a 95% interval, and the paired
     difference from the best.
@@ -156,8 +162,7 @@ def review(
     seat: Annotated[int, typer.Option("--seat", metavar=common.N, show_default=False,
                                       help="The seat whose decisions are reviewed.")],
     seed: common.SeedOpt = 0,
-    deal: Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
-                                      help="The unit (game or match) of the seed, as in `trace`. Default: 0.")] = 0,
+    deal: DealOpt = 0,
     policy: common.policy_option(POLICY_HELP + " The line-up plays the unit and every world.") = None,
     players: common.players_option(PLAYERS_HELP) = None,
     rule: common.RuleOpt = None,
@@ -171,15 +176,11 @@ def review(
         help="As rollout's --open-cards: every card known, which overstates what a player can do.")] = False,
     shown: Annotated[int, typer.Option("--show", metavar=common.N, show_default=False,
                                        help="Decisions listed, costliest first. Default: 10.")] = 10,
-    rollout_seed: Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
-                                              help="Seed of the worlds. Default: 0.")] = 0,
+    rollout_seed: RolloutSeedOpt = 0,
     threads: common.ThreadsOpt = None,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")] = None,
+    out: OutOpt = None,
     plot: output.PlotOpt = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = common.Format.table,
+    fmt: FormatOpt = common.Format.table,
 ):
     """Roll out every real decision of one seat in one unit and list the costliest, with the total cost of
     its play (points of win share below the best action, summed over its decisions).

@@ -6,12 +6,12 @@ follow it."""
 from __future__ import annotations
 
 import copy
-import warnings
 
 import numpy as np
 
 from analyser.engine.config import RunConfig
 from analyser.errors import UserError
+from analyser.games.common import quiet_first_class
 
 
 class ChunkRunner:
@@ -53,8 +53,7 @@ class ChunkRunner:
         else:
             out = buffer[:count]
             out.view(np.uint8).fill(0)
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        with quiet_first_class():
             try:
                 with numba.parallel_chunksize(1):    # blocks handed out one at a time, not halves up front:
                     cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params,

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import warnings
+from contextlib import contextmanager
 
 import numpy as np
+
+
+@contextmanager
+def quiet_first_class():
+    """numba warns whenever policies pass as first-class functions (a tuple of them): every call
+    into a game's compiled code with the line-up's policies runs inside this."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+        yield
 
 
 def run_trace(trace_nb, args: tuple, words: int, record_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -12,8 +22,7 @@ def run_trace(trace_nb, args: tuple, words: int, record_dtype: np.dtype) -> tupl
     int32 words and a record array of one."""
     log = np.zeros(words, np.int32)
     out = np.zeros(1, record_dtype)
-    with warnings.catch_warnings():   # numba warns whenever policies pass as first-class functions
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+    with quiet_first_class():
         trace_nb(*args, log, out)
     return log, out
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import tempfile
 import time
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyser.games.common import quiet_first_class
 from analyser.games.registry import GameSpec, get_game
 from analyser.testing.checks import SkipCheck, plan
 
@@ -79,8 +79,7 @@ def check_game(spec: GameSpec | str, *, only: Iterable[str] | None = None, polic
             raise ValueError(f"no check named {sorted(unknown)}; the checks: {[c.name for c in checks]}")
         checks = [c for c in checks if c.name in wanted]
     report = CheckReport(game.name)
-    with tempfile.TemporaryDirectory(prefix="analyser-check-") as scratch, warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+    with tempfile.TemporaryDirectory(prefix="analyser-check-") as scratch, quiet_first_class():
         folder = Path(tmp) if tmp is not None else Path(scratch)
         for check in checks:
             result = run_check(check, folder)
