@@ -11,9 +11,10 @@
   repeats another's (nor another step's).
 - **Common random numbers**: every action is played on the same worlds with the same streams,
   so the differences between actions are paired, with intervals from the paired differences.
-- **Values**: the seat's win share (and score) of the unit, with its standard error and a 95%
-  normal interval (a mean of many 0/1 or bounded trials); the paired difference from the best
-  action, and what the action the seat's own policy chose there costs against the best.
+- **Values**: the seat's win share (and score) of the unit with a 95% interval, the paired
+  difference from the best action, and what the action the seat's own policy chose there costs
+  against the best; intervals by the project's conventions (stats.intervals: bounded means,
+  floored variance, exact ties).
 """
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
 from analyser.io.results_file import read_results, write_frame
+from analyser.stats.intervals import Z95, values_ci, widest_stop_half_width
 
-Z95 = 1.959963984540054
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 10_000_000
 BATCH = 2048                   # worlds drawn and played at a time
@@ -248,18 +249,16 @@ SAMPLER = ("uniform over the worlds consistent with the seat's information (anal
            "(each unknown card once in every block of as many trials)")
 OPEN_CARDS = ("OPEN CARDS: every world is the true position, every hidden card known (double dummy), which "
               "overstates what a player can do; only the random streams differ between worlds")
-STATISTICS = ("common random numbers: every action on the same worlds and streams; 95% normal intervals; "
-              "differences paired per world")
+STATISTICS = ("common random numbers: every action on the same worlds and streams; 95% effective-n Wilson "
+              "intervals on the floored variance (stats.intervals); differences paired per world")
 
 
 def _precise(wins: np.ndarray, active: np.ndarray, precision: float | None) -> bool:
+    """Whether every active action's Chow-Robbins half-width (intervals.stop_half_width, the
+    convention of every precision target) is at most ``precision``."""
     if precision is None:
         return False
-    n = wins.shape[0]
-    if n < 2:
-        return False
-    half = Z95 * wins[:, active].std(axis=0, ddof=1) / np.sqrt(n)
-    return bool((half <= precision).all())
+    return bool(widest_stop_half_width(wins[:, active]) <= precision)
 
 
 def _clearly_worse(wins: np.ndarray, active: np.ndarray) -> np.ndarray:
@@ -274,21 +273,22 @@ def _clearly_worse(wins: np.ndarray, active: np.ndarray) -> np.ndarray:
 def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int, kit,
            dropped_at: np.ndarray) -> pd.DataFrame:
     """One row an action, best (highest mean win share) first; an action dropped early is
-    measured on the worlds it was played on (paired with the best on those)."""
-    n = np.sum(~np.isnan(wins), axis=0)
+    measured on the worlds it was played on (paired with the best on those). The intervals are
+    the project's (stats.intervals.values_ci): a win share within [0, 1], a paired difference
+    within [-1, 1], each the effective-n Wilson interval on the floored variance, and a difference
+    that is exactly 0 in every world an exact tie."""
     mean = np.nanmean(wins, axis=0)
-    sd = np.array([np.nanstd(wins[:, i], ddof=1) if n[i] > 1 else np.nan for i in range(legal.size)])
-    se = sd / np.sqrt(n)
     best = int(np.argmax(np.where(dropped_at == 0, mean, -np.inf)))
-    diff = wins - wins[:, [best]]
-    d_mean = np.nanmean(diff, axis=0)
-    d_sd = np.array([np.nanstd(diff[:, i], ddof=1) if n[i] > 1 else np.nan for i in range(legal.size)])
-    d_se = d_sd / np.sqrt(n)
+    share = [values_ci(wins[:, i], bounds=(0.0, 1.0)) for i in range(legal.size)]
+    diff = [values_ci(wins[:, i] - wins[:, best], bounds=(-1.0, 1.0)) for i in range(legal.size)]
+    n = np.array([c["n"] for c in share])
     rows = pd.DataFrame({
         "action": [kit.action_text(int(a)) for a in legal], "id": legal.astype(int), "trials": n,
-        "win": mean, "win_se": se, "win_ci_low": mean - Z95 * se, "win_ci_high": mean + Z95 * se,
+        "win": mean, "win_se": np.array([c["sd"] for c in share]) / np.sqrt(n),
+        "win_ci_low": [c["low"] for c in share], "win_ci_high": [c["high"] for c in share],
         "score": np.nanmean(scores, axis=0),
-        "diff": d_mean, "diff_ci_low": d_mean - Z95 * d_se, "diff_ci_high": d_mean + Z95 * d_se,
+        "diff": [c["mean"] for c in diff], "diff_ci_low": [c["low"] for c in diff],
+        "diff_ci_high": [c["high"] for c in diff],
         "dropped_at": dropped_at, "played": legal == played,
     })
     rows["order"] = np.where(np.arange(legal.size) == best, np.inf, mean)
@@ -373,10 +373,9 @@ def decision_cost(r: RolloutResult) -> dict:
     row = {"played": text[played], "best": text[int(r.actions[best])], "actions": len(r.actions)}
     if best == p or judge.shape[0] < 2:
         return {**row, "cost": 0.0, "cost_se": 0.0, "cost_ci_low": 0.0, "cost_ci_high": 0.0}
-    diff = judge[:, best] - judge[:, p]
-    diff = diff[~np.isnan(diff)]
-    cost, se = float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(diff.size))
-    return {**row, "cost": cost, "cost_se": se, "cost_ci_low": cost - Z95 * se, "cost_ci_high": cost + Z95 * se}
+    c = values_ci(judge[:, best] - judge[:, p], bounds=(-1.0, 1.0))
+    se = c["sd"] / np.sqrt(c["n"])
+    return {**row, "cost": c["mean"], "cost_se": se, "cost_ci_low": c["low"], "cost_ci_high": c["high"]}
 
 
 def load_rollout(path) -> RolloutResult:

@@ -119,6 +119,11 @@ def print_rollout(result, fmt: common.Format | str = common.Format.table, consol
     output.print_analysis(result, fmt, print_rollout_tables, result.table, console)
 
 
+def half_width(row, name: str) -> float:
+    """The larger side of a row's interval for ``name`` (the intervals near a bound are not symmetric)."""
+    return max(row[name] - row[f"{name}_ci_low"], row[f"{name}_ci_high"] - row[name])
+
+
 def _signed(x: float) -> str:
     return f"{100 * x:+.1f}"
 
@@ -133,14 +138,15 @@ def print_rollout_tables(result, console=None):
     console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}, before action "
                   f"{m['step']}: seat {m['seat']} to move ({m['players']} players: {', '.join(m['policies'])}).")
     table = Table(title=f"Each action on the same worlds (95% intervals): {m['stopping']}", title_justify="left",
-                  caption=f"vs best: points of win share, paired by world. Worlds: {m['sampler']}. Rollout seed "
+                  caption=f"vs best: points of win share, paired by world; ± is the larger side of the 95% interval. "
+                          f"Worlds: {m['sampler']}. Rollout seed "
                           f"{m['rollout_seed']}; {settings}.", caption_justify="left")
     for name, left in (("action", True), ("worlds", False), ("win share", False), ("vs best (points)", False),
                        ("", True)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for i, row in result.table.iterrows():
-        share = f"{hundred(row['win'])}% ±{hundred(1.959963984540054 * row['win_se'])}"
-        diff = "best" if i == 0 else f"{_signed(row['diff'])} ±{100 * (row['diff_ci_high'] - row['diff']):.1f}"
+        share = f"{hundred(row['win'])}% ±{hundred(half_width(row, 'win'))}"
+        diff = "best" if i == 0 else f"{_signed(row['diff'])} ±{100 * half_width(row, 'diff'):.1f}"
         note = ["played"] if row["played"] else []
         note += [f"dropped at {row['dropped_at']:,}"] if row["dropped_at"] else []
         table.add_row(row["action"], f"{row['trials']:,}", share, diff, ", ".join(note))
@@ -227,7 +233,7 @@ def print_review_tables(result, shown: int = 10, console=None):
     for name, left in (("step", False), ("played", True), ("best", True), ("cost", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.head(shown).iterrows():
-        half = 100 * (row["cost_ci_high"] - row["cost"])
+        half = 100 * half_width(row, "cost")
         cost = f"{100 * row['cost']:+.1f} ±{half:.1f}"
         if row["cost"] == 0 and half == 0:
             cost = "0: it played the best found"
