@@ -11,10 +11,10 @@
   repeats another's (nor another step's).
 - **Common random numbers**: every action is played on the same worlds with the same streams,
   so the differences between actions are paired, with intervals from the paired differences.
-- **Values**: the seat's win share (and score) of the unit with a 95% interval, the paired
-  difference from the best action, and what the action the seat's own policy chose there costs
-  against the best; intervals by the project's conventions (stats.intervals: bounded means,
-  floored variance, exact ties).
+- **Values**: the seat's win share and score of the unit with 95% intervals (in a match, of the
+  current hand or round too), the paired difference in win share from the best action, and what
+  the action the seat's own policy chose there costs against the best; intervals by the
+  project's conventions (stats.intervals: bounded means, floored variance, exact ties).
 """
 from __future__ import annotations
 
@@ -191,6 +191,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     spread = first_draws(sampler, kit, rollout_seed, step)
     wins = np.full((rule.trials, legal.size), np.nan)
     scores = np.full((rule.trials, legal.size), np.nan)
+    sub = runner.config.game.sub_unit                       # a match's hand or round: its value too
+    current = np.full((rule.trials, legal.size, 2), np.nan) if sub else None
     active = np.ones(legal.size, bool)
     dropped_at = np.zeros(legal.size, np.int64)
     done = 0
@@ -199,10 +201,12 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
         worlds = [position.relocate(position.locations()) if rule.open_cards else
                   sampler.draw(np.random.default_rng([rollout_seed, step, done + t]), spread(done + t))
                   for t in range(n)]
-        out = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
-                              (step << 32) + done)
+        out, now = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
+                                   (step << 32) + done)
         wins[done: done + n, active] = out["win"][:, :, mover]
         scores[done: done + n, active] = out["score"][:, :, mover]
+        if current is not None:
+            current[done: done + n, active] = now[:, :, :, mover]
         done += n
         if rule.top is not None and done == n and active.sum() > rule.top:
             keep = np.argsort(-np.nanmean(wins[:done], axis=0), kind="stable")[: rule.top]
@@ -217,6 +221,9 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
             "played": kit.action_text(played), "stopping": rule.text(),
             "sampler": OPEN_CARDS if rule.open_cards else SAMPLER, "statistics": STATISTICS}
+    if current is not None:
+        table = _with_current(table, current[:done], legal, sub)
+        meta["current"] = sub
     return RolloutResult(table, meta, wins, legal)
 
 
@@ -275,18 +282,20 @@ def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int,
     """One row an action, best (highest mean win share) first; an action dropped early is
     measured on the worlds it was played on (paired with the best on those). The intervals are
     the project's (stats.intervals.values_ci): a win share within [0, 1], a paired difference
-    within [-1, 1], each the effective-n Wilson interval on the floored variance, and a difference
-    that is exactly 0 in every world an exact tie."""
+    within [-1, 1], each the effective-n Wilson interval on the floored variance, a score's the
+    normal interval on it, and a difference that is exactly 0 in every world an exact tie."""
     mean = np.nanmean(wins, axis=0)
     best = int(np.argmax(np.where(dropped_at == 0, mean, -np.inf)))
     share = [values_ci(wins[:, i], bounds=(0.0, 1.0)) for i in range(legal.size)]
     diff = [values_ci(wins[:, i] - wins[:, best], bounds=(-1.0, 1.0)) for i in range(legal.size)]
+    score = [values_ci(scores[:, i]) for i in range(legal.size)]
     n = np.array([c["n"] for c in share])
     rows = pd.DataFrame({
         "action": [kit.action_text(int(a)) for a in legal], "id": legal.astype(int), "trials": n,
         "win": mean, "win_se": np.array([c["sd"] for c in share]) / np.sqrt(n),
         "win_ci_low": [c["low"] for c in share], "win_ci_high": [c["high"] for c in share],
-        "score": np.nanmean(scores, axis=0),
+        "score": np.nanmean(scores, axis=0), "score_ci_low": [c["low"] for c in score],
+        "score_ci_high": [c["high"] for c in score],
         "diff": [c["mean"] for c in diff], "diff_ci_low": [c["low"] for c in diff],
         "diff_ci_high": [c["high"] for c in diff],
         "dropped_at": dropped_at, "played": legal == played,
@@ -294,6 +303,24 @@ def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int,
     rows["order"] = np.where(np.arange(legal.size) == best, np.inf, mean)
     return rows.sort_values("order", ascending=False, kind="stable").drop(columns="order").reset_index(drop=True)
 
+
+
+def _with_current(table: pd.DataFrame, current: np.ndarray, legal: np.ndarray, sub: str) -> pd.DataFrame:
+    """The table with each action's win share (95% interval as the unit's) and score of the current
+    ``sub`` (hand or round) of a match, from ``current[t, i, 0 | 1]``: what the action does to this
+    hand beside what it does to the match, which a seat may value differently."""
+    share = [values_ci(current[:, i, 0], bounds=(0.0, 1.0)) for i in range(legal.size)]
+    score = [values_ci(current[:, i, 1]) for i in range(legal.size)]
+    extra = pd.DataFrame({
+        "id": legal.astype(int), f"{sub}_win": [c["mean"] for c in share],
+        f"{sub}_win_ci_low": [c["low"] for c in share], f"{sub}_win_ci_high": [c["high"] for c in share],
+        f"{sub}_score": np.nanmean(current[:, :, 1], axis=0), f"{sub}_score_ci_low": [c["low"] for c in score],
+        f"{sub}_score_ci_high": [c["high"] for c in score],
+    })
+    at = list(table.columns).index("diff")
+    merged = table.merge(extra, on="id", how="left", sort=False)
+    order = list(table.columns[:at]) + list(extra.columns[1:]) + list(table.columns[at:])
+    return merged[order]
 
 @dataclass
 class ReviewResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 import typer
 
 from analyser.cli import common, output
@@ -124,33 +125,54 @@ def half_width(row, name: str) -> float:
     return max(row[name] - row[f"{name}_ci_low"], row[f"{name}_ci_high"] - row[name])
 
 
+def _percent(row, name: str) -> str:
+    """A win share in percent and the larger side of its interval ("24.2 ±3.9")."""
+    return f"{hundred(row[name], 1)} ±{hundred(half_width(row, name), 1)}"
+
+
+def _score(row, name: str) -> str:
+    """A mean score and the larger side of its interval ("12.3 ±0.4"; "-0.0" shown as "0.0")."""
+    return f"{row[name] + 0.0:.1f} ±{half_width(row, name):.1f}".replace("-0.0 ", "0.0 ")
+
+
 def _signed(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
 def print_rollout_tables(result, console=None):
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
     console = console or Console()
     m = result.meta
+    sub = m.get("current")                   # a match's hand or round, valued beside the match
+    frame = result.table
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}, before action "
                   f"{m['step']}: seat {m['seat']} to move ({m['players']} players: {', '.join(m['policies'])}).")
-    table = Table(title=f"Each action on the same worlds (95% intervals): {m['stopping']}", title_justify="left",
-                  caption=f"vs best: points of win share, paired by world; ± is the larger side of the 95% interval. "
-                          f"Worlds: {m['sampler']}. Rollout seed "
-                          f"{m['rollout_seed']}; {settings}.", caption_justify="left")
-    for name, left in (("action", True), ("worlds", False), ("win share", False), ("vs best (points)", False),
-                       ("", True)):
-        table.add_column(name, justify="left" if left else "right", overflow="fold")
-    for i, row in result.table.iterrows():
-        share = f"{hundred(row['win'])}% ±{hundred(half_width(row, 'win'))}"
+    worlds = frame["trials"].nunique() > 1   # else the title says how many
+    score = not np.allclose(frame["score"], frame["win"])            # Palace's score is its win
+    sub_score = bool(sub) and not np.allclose(frame[f"{sub}_score"], frame[f"{sub}_win"])   # Olenon's round's
+    caption = [f"* played by the seat's policy. Win %{' and score' * score}: of the {m['unit']}"
+               + (f"; {sub} win %{' and score' * sub_score}: of the {sub} being played" if sub else "") + ".",
+               "vs best: points of win share, paired by world; ± is the larger side of the 95% interval."]
+    caption += ["worlds: fewer where an action was dropped."] if worlds else []
+    caption += [f"Worlds: {m['sampler']}. Rollout seed {m['rollout_seed']}; {settings}."]
+    console.print(f"[italic]Each action on the same worlds (95% intervals): {m['stopping']}[/italic]")
+    table = Table(box=box.SIMPLE_HEAD, collapse_padding=True, show_edge=False)
+    columns = ["action"] + ["worlds"] * worlds + ["win %", "vs best"] + ["score"] * score
+    columns += [f"{sub} win %"] * bool(sub) + [f"{sub} score"] * sub_score
+    for name in columns:                   # no column rules, so that 80 columns hold a match's seven
+        table.add_column(name, justify="left" if name == "action" else "right", overflow="fold")
+    for i, row in frame.iterrows():
         diff = "best" if i == 0 else f"{_signed(row['diff'])} ±{100 * half_width(row, 'diff'):.1f}"
-        note = ["played"] if row["played"] else []
-        note += [f"dropped at {row['dropped_at']:,}"] if row["dropped_at"] else []
-        table.add_row(row["action"], f"{row['trials']:,}", share, diff, ", ".join(note))
+        cells = [row["action"] + (" *" if row["played"] else "")] + [f"{row['trials']:,}"] * worlds
+        cells += [_percent(row, "win"), diff] + ([_score(row, "score")] if score else [])
+        cells += ([_percent(row, f"{sub}_win")] if sub else []) + ([_score(row, f"{sub}_score")] if sub_score else [])
+        table.add_row(*cells)
     console.print(table)
+    console.print(" ".join(caption), style="dim")      # the width of the screen, not of the table
     if "forced" in m:
         console.print(f"This is {m['forced']}.")
         return

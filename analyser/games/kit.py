@@ -149,9 +149,12 @@ class RolloutKit:
         return None
 
     def play_worlds(self, worlds: list, actions, fns: tuple, params, settings, seed: int, first_world: int):
-        """The outcome records ``(len(worlds), len(actions))`` of each world after each action, the
-        deciding seat made to play it and the line-up then playing on; each world's random streams
-        reseeded from (seed, first_world + w), the same for all its actions."""
+        """``(records, current)``: the outcome records ``(len(worlds), len(actions))`` of each world
+        after each action, the deciding seat made to play it and the line-up then playing on; and,
+        in a game whose unit is made of hands or rounds, each seat's win share and score of the one
+        the world is in (``current[w, a, 0 | 1, seat]``, as a single one's record counts them; None
+        in a game without). Each world's random streams are reseeded from (seed, first_world + w),
+        the same for all its actions."""
         raise NotImplementedError
 
 
@@ -160,7 +163,8 @@ class WorldBatch:
     as it plays on (``fns``, ``kinds``, ``params``), the same with the deciding seat's policy a
     ``forced_policy`` that plays the action in its first parameter (``forced``, ``forced_kinds``,
     ``forced_params``, at least one column), the worlds' three records stacked (``pubs``,
-    ``privs``, ``hids``), the actions, and the outcome records to fill (``out``)."""
+    ``privs``, ``hids``), the actions, and the outcome records to fill (``out``), with the current
+    hand's or round's win share and score of each seat (``current``, where the game has them)."""
 
     def __init__(self, worlds, actions, fns, params, built_in, forced_policy, record_dtype):
         from analyser.games.dispatch import policy_kinds
@@ -180,6 +184,7 @@ class WorldBatch:
         self.hids = np.concatenate([w.hid for w in worlds])
         self.actions = np.asarray(actions, np.int64)
         self.out = np.zeros((len(worlds), len(actions)), record_dtype)
+        self.current = np.zeros((len(worlds), len(actions), 2, self.privs.shape[1]))
 
     def policies(self) -> tuple:
         """The kernel's first six arguments, in its order."""

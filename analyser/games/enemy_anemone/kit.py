@@ -142,8 +142,9 @@ class AnemoneKit(GameKit, RolloutKit):
 
         b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
         streams = np.arange(MAX_PLAYERS, dtype=np.int64)     # policy stream k for seat k (the default line-up's)
-        play_worlds_nb(*b.policies(), settings, streams, *b.records(), seed, first_world, b.out)
-        return b.out
+        play_worlds_nb(*b.policies(), settings, streams, *b.records(), seed, first_world,
+                       b.out, b.current)
+        return b.out, b.current
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

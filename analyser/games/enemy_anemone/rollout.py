@@ -26,17 +26,43 @@ def forced_policy(pub, pv, legal, params):
     return np.int64(params[0])
 
 
+@njit(cache=True)
+def current_nb(start_pub, start_hid, pub, hid, current):
+    """current[0, s], current[1, s]: seat s's win share and score of the hand the world started
+    in, read when it is scored: the hand score, the highest winning with ties going to more tokens
+    held and then shared, as a single hand's record (``--unit hand``) counts them; 0 if the match
+    was aborted first."""
+    h = start_pub[0]["hand"]
+    pb = pub[0]
+    current[:] = 0.0
+    if hid[0]["aborted"]:
+        return
+    players = pb["players"]
+    top = -1
+    for s in range(players):
+        top = max(top, pb["hand_score"][s, h] * 16 + pb["ones"][s] + pb["twos"][s])
+    winners = 0
+    for s in range(players):
+        winners += pb["hand_score"][s, h] * 16 + pb["ones"][s] + pb["twos"][s] == top
+    for s in range(players):
+        current[1, s] = pb["hand_score"][s, h]
+        if pb["hand_score"][s, h] * 16 + pb["ones"][s] + pb["twos"][s] == top:
+            current[0, s] = 1.0 / winners
+
+
 @njit(types.void(POLICIES_T, POLICIES_T, types.int64[::1], types.int64[::1], types.float64[:, ::1],
                  types.float64[:, ::1], types.int64[::1], types.int64[::1], types.Array(PUBLIC_T, 1, "C"),
                  types.Array(PRIVATE_T, 2, "C"), types.Array(HIDDEN_T, 1, "C"), types.int64[::1],
-                 types.int64, types.int64, types.Array(RECORD_T, 2, "C")),
+                 types.int64, types.int64, types.Array(RECORD_T, 2, "C"), types.float64[:, :, :, ::1]),
       parallel=True, nogil=True, cache=True)
 def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs,
-                   hids, actions, seed, first_world, out):
+                   hids, actions, seed, first_world, out, current):
     """out[w, a]: the outcome of world w (pubs[w], privs[w], hids[w]) after ``actions[a]``.
     Each world's deal and policy streams are reseeded from (seed, first_world + w), the same
     for every action of that world; later hands are dealt from them too (``step_nb`` with the
-    world as its unit)."""
+    world as its unit).
+    current[w, a, 0 | 1, s]: seat s's win share and score of the hand world w was in (current_nb),
+    read when that hand ends."""
     n_worlds = pubs.shape[0]
     for w in prange(n_worlds):
         for a in range(actions.size):
@@ -52,9 +78,16 @@ def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params,
                 priv[s]["rng"][0] = hand_seed_nb(seed, world, h, POLICY_SLOT + streams[s])
             params_a = forced_params.copy()
             params_a[pub[0]["seat"], 0] = actions[a]
+            sub = pub[0]["hand"]
             over = step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal,
                            log)
-            while not over:
+            scored = False
+            while True:
+                if not scored and (over or pub[0]["hand"] != sub):
+                    current_nb(pubs[w: w + 1], hids[w: w + 1], pub, hid, current[w, a])
+                    scored = True
+                if over:
+                    break
                 over = step_nb(seed, world, settings, streams, policies, kinds, params, pub, priv, hid, legal,
                                log)
             record_nb(out[w, a], world, pub, hid)

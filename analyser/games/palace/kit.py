@@ -130,7 +130,7 @@ class PalaceKit(GameKit, RolloutKit):
 
         b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
         play_worlds_nb(*b.policies(), settings, *b.records(), seed, first_world, b.out)
-        return b.out
+        return b.out, None
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

@@ -196,8 +196,9 @@ class SpiteKit(GameKit, RolloutKit):
         from analyser.games.spite_and_malice.rollout import forced_policy, play_worlds_nb
 
         b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
-        play_worlds_nb(*b.policies(), np.ascontiguousarray(settings, np.int64), *b.records(), seed, first_world, b.out)
-        return b.out
+        play_worlds_nb(*b.policies(), np.ascontiguousarray(settings, np.int64), *b.records(), seed, first_world,
+                       b.out, b.current)
+        return b.out, b.current
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         kinds = policy_kinds(fns, BUILT_IN)

@@ -34,16 +34,32 @@ def forced_policy(pub, pv, legal, params):
     return np.int64(params[0])
 
 
+@njit(cache=True)
+def current_nb(start_pub, start_hid, pub, hid, current):
+    """current[0, s], current[1, s]: seat s's win share and points of the round the world started
+    in, read when it ends: 1 for the seat that won it (0 for both in a drawn round) and the points
+    it scored, as a single round's record (``--unit round``) counts them; 0 if the match was
+    aborted first."""
+    current[:] = 0.0
+    if hid[0]["aborted"]:
+        return
+    for s in range(PLAYERS):
+        current[0, s] = hid[0]["rounds_won"][s] - start_hid[0]["rounds_won"][s]
+        current[1, s] = pub[0]["points"][s] - start_pub[0]["points"][s]
+
+
 @njit(types.void(POLICIES_T, POLICIES_T, types.int64[::1], types.int64[::1], types.float64[:, ::1],
                  types.float64[:, ::1], types.int64[::1], types.Array(PUBLIC_T, 1, "C"),
                  types.Array(PRIVATE_T, 2, "C"), types.Array(HIDDEN_T, 1, "C"), types.int64[::1],
-                 types.int64, types.int64, types.Array(RECORD_T, 2, "C")),
+                 types.int64, types.int64, types.Array(RECORD_T, 2, "C"), types.float64[:, :, :, ::1]),
       parallel=True, nogil=True, cache=True)
 def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params, settings, pubs, privs, hids,
-                   actions, seed, first_world, out):
+                   actions, seed, first_world, out, current):
     """out[w, a]: the outcome of the match of world w (pubs[w], privs[w], hids[w]) after
     ``actions[a]``. Each world's streams are reseeded from (seed, first_world + w), the same
-    for every action of that world (the module docstring)."""
+    for every action of that world (the module docstring).
+    current[w, a, 0 | 1, s]: seat s's win share and score of the round world w was in (current_nb),
+    read when that round ends."""
     n_worlds = pubs.shape[0]
     streams = np.arange(PLAYERS, dtype=np.int64)     # policy stream k = seat k, as a plain run's
     for w in prange(n_worlds):
@@ -62,8 +78,15 @@ def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params,
                 priv[s]["rng"][0] = keyed_seed_nb(key, base + POLICY_SLOT + streams[s])
             params_a = forced_params.copy()
             params_a[pub[0]["seat"], 0] = actions[a]
+            sub = pub[0]["round"]
             over = step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal,
                            log)
-            while not over:
+            scored = False
+            while True:
+                if not scored and (over or pub[0]["round"] != sub):
+                    current_nb(pubs[w: w + 1], hids[w: w + 1], pub, hid, current[w, a])
+                    scored = True
+                if over:
+                    break
                 over = step_nb(seed, world, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
             record_nb(out[w, a], world, pub, hid)

@@ -239,3 +239,28 @@ def test_the_void_check_is_exact_on_small_timelines():
                                                                                        hand, discards)
             checked[verdict] += 1
     assert min(checked.values()) > 20, checked
+
+
+def test_the_current_hand_is_valued_beside_the_match():
+    """A match's rollout also values the hand being played: its score is the hand's score in the
+    match's record, its win the highest hand score (ties to more tokens, then shared), unlike the
+    match's; and the table has it."""
+    from analyser.engine.local import ChunkRunner
+
+    history = match(4, 3)
+    step_ = next(k for k, p in enumerate(history, start=1) if p.decision() is not None and int(p.pub[0]["trick"]) >= 2)
+    part = history[:step_]
+    seat, worlds = worlds_of(part, n=60)
+    hand = int(part[-1].pub[0]["hand"])
+    actions = np.flatnonzero(part[-1].decision()[1][-1])[:3]
+    runner = ChunkRunner(RunConfig.build("enemy_anemone", 4, None, 1, 3))
+    out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 3, 0)
+    assert np.array_equal(current[:, :, 1, :4], out["hand_score"][:, :, :4, hand])
+    assert np.allclose(current[:, :, 0, :4].sum(axis=2), 1.0)
+    top = out["hand_score"][:, :, :4, hand].max(axis=2)
+    assert (out["hand_score"][:, :, :4, hand][current[:, :, 0, :4] > 0] == np.repeat(top[..., None], 4, 2)[
+        current[:, :, 0, :4] > 0]).all()
+    assert not np.array_equal(current[:, :, 0, :4], out["win"][:, :, :4])
+    r = rollout("enemy_anemone", seed=3, step=step_, trials=100)
+    assert r.meta["current"] == "hand" and r.table["hand_win"].between(0, 1).all()
+    assert not np.allclose(r.table["hand_score"], r.table["score"])

@@ -98,7 +98,7 @@ def test_a_mid_round_rollout_lists_every_legal_action_once_with_the_team_s_win()
     # the same worlds by hand: the seat's win is its team's, its partner's too, the other team's complement
     runner = ChunkRunner(RunConfig.build("olenon", None, None, 1, 1))
     _, _, knowledge, worlds = worlds_of(history, step, n=30)
-    out = KIT.play_worlds(worlds, r.actions, runner.fns, runner.params, runner.settings, 0, 0)
+    out, current = KIT.play_worlds(worlds, r.actions, runner.fns, runner.params, runner.settings, 0, 0)
     assert not out["aborted"].any()
     win = out["win"]
     assert np.array_equal(win[:, :, seat], win[:, :, seat ^ 2])
@@ -117,15 +117,17 @@ def test_worlds_are_played_on_their_own_streams_the_same_for_every_action():
     _, seat, _, worlds = worlds_of(history, step, n=40)
     legal = np.flatnonzero(worlds[0].decision()[1][-1])
     actions = np.array([legal[0], legal[-1], legal[0]])
-    out = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
     assert np.array_equal(out[:, 0], out[:, 2]) and (out["rounds"] > 1).any()
-    assert np.array_equal(out, KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0))
+    again = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    assert np.array_equal(out, again[0]) and np.array_equal(current, again[1])
     for w in worlds:
         w.hid["key"] ^= 0x5DEECE66D
         w.priv["rng"] += 1
         w.hid["rng"] += 1
-    assert np.array_equal(out, KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0))
-    other = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 6, 0)
+    again = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    assert np.array_equal(out, again[0]) and np.array_equal(current, again[1])
+    other = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 6, 0)[0]
     assert not np.array_equal(out["win"], other["win"])
 
 
@@ -284,3 +286,26 @@ def test_the_cli_prints_the_table_and_refuses_a_bad_step_in_one_line():
     r = runner.invoke(app, ["rollout", "olenon", "--seed", "1", "--step", "5000"])
     assert r.exit_code == 2 and f"has {len(history) - 1} actions, so no step 5000" in r.output, r.output
     assert r.output.count("\n") == 1, r.output
+
+
+def test_the_current_round_is_valued_beside_the_match():
+    """A match's rollout also values the round being played: one team wins it, both partners alike;
+    where the match ends in that round, the round's winner is the match's; and the table has it."""
+    seed, history = next((s, h) for s, h in ((s, history_of(s)) for s in range(1, 40))
+                         if any(int(p.pub[0]["round"]) == 1 for p in h))
+    steps = [k for k, p in enumerate(history, start=1) if int(p.pub[0]["round"]) == 1 and p.decision() is not None]
+    step = steps[len(steps) // 2]
+    runner = ChunkRunner(RunConfig.build("olenon", None, None, 1, seed))
+    _, seat, _, worlds = worlds_of(history, step, n=60)
+    actions = np.flatnonzero(worlds[0].decision()[1][-1])
+    out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 3, 0)
+    won = current[:, :, 0]
+    assert set(np.unique(won)) == {0.0, 1.0} and np.array_equal(current[:, :, 1], won)
+    assert np.array_equal(won[..., seat], won[..., seat ^ 2]) and np.array_equal(won[..., seat], 1 - won[..., seat ^ 1])
+    ends = out["rounds"] == 2                     # the match ended in this round, in some worlds and not in others
+    assert ends.any() and (~ends).any()
+    assert np.array_equal(won[..., seat][ends], out["win"][:, :, seat][ends])
+    r = rollout("olenon", seed=seed, step=step, trials=200)
+    assert r.meta["current"] == "round" and r.table["round_win"].between(0, 1).all()
+    assert (r.table["round_win_ci_low"] <= r.table["round_win"]).all()
+    assert (r.table["round_win"] != r.table["win"]).any()

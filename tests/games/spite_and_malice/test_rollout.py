@@ -108,7 +108,7 @@ def test_a_mid_round_rollout_lists_every_legal_action_once_with_the_seat_s_win(c
     assert r.table["played"].sum() == 1
     # the same worlds by hand: the match's winner is one seat, its points the score
     _, _, _, worlds = worlds_of(history, step, n=30)
-    out = KIT.play_worlds(worlds, r.actions, runner.fns, runner.params, runner.settings, 0, 0)
+    out, current = KIT.play_worlds(worlds, r.actions, runner.fns, runner.params, runner.settings, 0, 0)
     assert not out["aborted"].any()
     win = out["win"]
     assert np.array_equal(win[:, :, seat] + win[:, :, 1 - seat], 1 - out["draw"])
@@ -126,15 +126,17 @@ def test_worlds_are_played_on_their_own_streams_the_same_for_every_action(cases)
     _, seat, _, worlds = worlds_of(history, step, n=40)
     legal = np.flatnonzero(worlds[0].decision()[1][-1])
     actions = np.array([legal[0], legal[-1], legal[0]])
-    out = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
     assert np.array_equal(out[:, 0], out[:, 2]) and (out["rounds"] > int(worlds[0].pub[0]["round"]) + 1).any()
-    assert np.array_equal(out, KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0))
+    again = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    assert np.array_equal(out, again[0]) and np.array_equal(current, again[1])
     for w in worlds:
         w.hid["key"] ^= 0x5DEECE66D
         w.priv["rng"] += 1
         w.hid["rng"] += 1
-    assert np.array_equal(out, KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0))
-    other = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 6, 0)
+    again = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
+    assert np.array_equal(out, again[0]) and np.array_equal(current, again[1])
+    other = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 6, 0)[0]
     assert not np.array_equal(out["win"], other["win"])
 
 
@@ -294,3 +296,29 @@ def test_the_cli_prints_the_table_and_refuses_a_bad_step_in_one_line(cases):
     r = runner.invoke(app, ["rollout", "spite_and_malice", "--seed", "1", "--step", "50000", *RULE_ARGS])
     assert r.exit_code == 2 and f"has {len(history) - 1} actions, so no step 50000" in r.output, r.output
     assert r.output.count("\n") == 1, r.output
+
+
+def test_the_current_round_is_valued_beside_the_match(cases):
+    """A match's rollout also values the round being played: at most one seat wins it and only the
+    winner scores; where the match ends in that round, its points and win are the match's gain; and
+    the table has it."""
+    history, runner, _ = cases[0]
+    last = int(history[-1].pub[0]["round"])       # the match's last round: in some worlds its last too
+    steps = [k for k, p in enumerate(history, start=1) if int(p.pub[0]["round"]) == last and p.decision()]
+    step = steps[len(steps) // 3]
+    position, seat, _, worlds = worlds_of(history, step, n=60)
+    actions = np.flatnonzero(position.decision()[1][-1])
+    out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 3, 0)
+    won, scored = current[:, :, 0], current[:, :, 1]
+    assert set(np.unique(won)) <= {0.0, 1.0} and (won.sum(axis=2) <= 1).all() and won.any()
+    assert np.array_equal(scored > 0, won > 0)
+    start_points = position.pub[0]["points"].astype(float)
+    start_won = position.hid[0]["rounds_won"].astype(float)
+    assert (scored <= out["points"] - start_points).all()
+    ends = out["rounds"] == int(position.pub[0]["round"]) + 1
+    assert ends.any() and (~ends).any()
+    assert np.array_equal(scored[ends], (out["points"] - start_points)[ends])
+    assert np.array_equal(won[ends], (out["rounds_won"] - start_won)[ends])
+    r = rollout("spite_and_malice", seed=1, step=step, rules=RULES, trials=100)
+    assert r.meta["current"] == "round" and r.table["round_win"].between(0, 1).all()
+    assert {"round_score", "round_score_ci_low", "round_score_ci_high"} <= set(r.table.columns)
