@@ -145,11 +145,11 @@ class Gather(Sink):
     compiling) and named by the Ctrl-C message."""
 
     def __init__(self, add, out=None):
-        from analyser.io.results_file import check_target
+        from analyser.io.results_file import check_results_path
 
         self.add, self.out = add, out
         if out is not None:
-            check_target(Path(out))
+            check_results_path(out)
         self.existed = out is not None and Path(out).exists()
 
     def note(self) -> str:

@@ -19,6 +19,7 @@ from analyser.errors import UserError
 from analyser.io.jsonable import dumps
 
 META_KEY = b"analyser"
+RESULTS_SUFFIX = ".parquet"
 COPY_BLOCK = 8192            # records_table's block: about a megabyte of records, in the second-level cache
 
 
@@ -32,17 +33,32 @@ def writer_options(columns: list[str]) -> dict:
     return {"use_dictionary": [c for c in columns if c != "unit"], "column_encoding": {"unit": "DELTA_BINARY_PACKED"}}
 
 
-def check_target(path: Path) -> None:
-    """Refuse what the writer must not replace: a symbolic link (``/dev/stdout`` is one: the
+def check_target(path: Path, hint: str = "give the path of a regular file", noun: str = "") -> None:
+    """Refuse what a writer must not replace: a symbolic link (``/dev/stdout`` is one: the
     file would replace the link, not reach the terminal), a directory, a device, anything
-    under /proc, /dev or /sys."""
+    under /proc, /dev or /sys. ``noun`` names the file (``results file ``), ``hint`` ends the
+    message: what to give instead."""
     what = ("a symbolic link" if path.is_symlink() else "a directory" if path.is_dir()
             else "a special file" if path.exists() and not path.is_file()
             else "under /" + Path(os.path.abspath(path)).parts[1]
             if Path(os.path.abspath(path)).parts[1:2] in (("proc",), ("dev",), ("sys",)) else None)
     if what:
-        raise UserError(f"cannot write results file {path}: it is {what}, not a regular file; give a file path "
-                        f"ending in .parquet (the summary goes to stdout anyway; --format json or csv for programs)")
+        raise UserError(f"cannot write {noun}{path}: it is {what}, not a regular file; {hint}")
+
+
+def check_results_path(path) -> Path:
+    """A results file's path, checked before any run: a regular file ending in .parquet (``show``,
+    ``merge`` and ``plot`` read Parquet back, so no other name is written) in a directory that
+    exists (a typo in it is refused, as a shell would, rather than made)."""
+    path = Path(path)
+    check_target(path, f"give a file path ending in {RESULTS_SUFFIX} (the summary goes to stdout anyway; "
+                       f"--format json or csv for programs)", "results file ")
+    if path.suffix.lower() != RESULTS_SUFFIX:
+        raise UserError(f"cannot write results file {path}: results files are Parquet, name a {RESULTS_SUFFIX} file "
+                        f"(--format json or csv prints the summary in those formats)")
+    if not path.parent.is_dir():
+        raise UserError(f"cannot write results file {path}: no directory {path.parent}")
+    return path
 
 
 class RecordWriter:
@@ -54,10 +70,9 @@ class RecordWriter:
         self.game = game
         self._writer = None
         self._schema = None
-        check_target(self.path)
+        check_results_path(self.path)
         self.existed = self.path.exists()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial", dir=self.path.parent)
             os.close(fd)
         except OSError as err:
@@ -113,10 +128,8 @@ def write_frame(path: Path, frame: pd.DataFrame, meta: dict) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    path = Path(path)
-    check_target(path)
+    path = check_results_path(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
         os.close(fd)
     except OSError as err:

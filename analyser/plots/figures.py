@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from analyser.errors import UserError
+from analyser.io.results_file import check_target
 
 INTERVAL = "95% intervals"
 ACCENT, MUTED, FAIR = "#1f5fa8", "#9bb7d9", "#c0392b"
@@ -41,13 +43,17 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def check_plot_path(path) -> Path:
-    """The path of a figure file to write, checked before any run: a known suffix, an existing directory."""
+    """The path of a figure file to write, checked before any run (a figure is drawn after it): a known
+    suffix, a regular file in an existing directory that can be written to."""
     path = Path(path)
+    check_target(path, f"name a {', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]} file")
     if path.suffix.lower() not in PLOT_SUFFIXES:
         raise UserError(f"cannot plot to {path}: name a {', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]} "
                         f"file")
     if not path.parent.is_dir():
         raise UserError(f"cannot plot to {path}: there is no directory {path.parent}")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"cannot plot to {path}: {path if path.exists() else path.parent} is not writable")
     return path
 
 
