@@ -3,13 +3,17 @@
 Record chunks stream into a temporary file beside the target; ``close`` adds the
 metadata and renames it over the target in one step, ``discard`` removes it.
 So an interrupted run (Ctrl-C, an error) leaves the old file as it was, and a
-results file, whenever it exists, is complete and carries its metadata.
+results file, whenever it exists, is complete and carries its metadata. A run
+killed outright (``kill -9``) cannot remove its temporary file: its name holds the
+writer's process id and host, and the next writer to that target removes it once
+that process is gone.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +65,52 @@ def check_results_path(path) -> Path:
     return path
 
 
+PARTIAL = ".partial"
+
+
+def partial_file(path: Path) -> Path:
+    """A new empty temporary file beside ``path``, ``.NAME.PID@HOST.TOKEN.partial``, made with the
+    user's umask (as the target will have it: it is renamed into place), after removing the
+    temporary files of ``path`` left by writers on this host that are gone."""
+    host = socket.gethostname()
+    remove_stale(path, host)
+    while True:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}@{host}.{secrets.token_hex(4)}{PARTIAL}")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            return tmp
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise UserError(f"cannot write results file {path}: {err.strerror}") from None
+
+
+def remove_stale(path: Path, host: str) -> None:
+    """Remove ``path``'s temporary files whose writer process, on this host, no longer runs; a live
+    writer's (another run to the same target) and other hosts' stay."""
+    prefix = f".{path.name}."
+    try:
+        names = [e.name for e in os.scandir(path.parent) if e.name.startswith(prefix) and e.name.endswith(PARTIAL)]
+    except OSError:
+        return                                  # partial_file says what is wrong with the directory
+    for name in names:
+        writer, _, token = name[len(prefix):-len(PARTIAL)].rpartition(".")
+        pid, _, where = writer.partition("@")
+        if token and where == host and pid.isdigit() and not running(int(pid)):
+            (path.parent / name).unlink(missing_ok=True)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
 class RecordWriter:
     def __init__(self, path: str | Path, meta: dict, game):
         import pyarrow.parquet  # noqa: F401  (fail here, before any simulation, if missing)
@@ -72,12 +122,7 @@ class RecordWriter:
         self._schema = None
         check_results_path(self.path)
         self.existed = self.path.exists()
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial", dir=self.path.parent)
-            os.close(fd)
-        except OSError as err:
-            raise UserError(f"cannot write results file {self.path}: {err.strerror}") from None
-        self.tmp = Path(tmp)
+        self.tmp = partial_file(self.path)
 
     def write(self, rec: np.ndarray, players: int):
         """Append a block of records (one row group)."""
@@ -129,11 +174,7 @@ def write_frame(path: Path, frame: pd.DataFrame, meta: dict) -> None:
     import pyarrow.parquet as pq
 
     path = check_results_path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
-        os.close(fd)
-    except OSError as err:
-        raise UserError(f"cannot write results file {path}: {err.strerror}") from None
+    tmp = partial_file(path)
     try:
         table = pa.Table.from_pandas(frame, preserve_index=False)
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: dumps(meta)})

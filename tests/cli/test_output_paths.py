@@ -1,4 +1,12 @@
-"""Where results files and figures go: checked before a run, named as a shell would."""
+"""Where results files and figures go: checked before a run, named as a shell would, written with the
+user's umask, and no temporary file left behind by a killed run."""
+import os
+import socket
+import stat
+import subprocess
+import sys
+import time
+
 import pytest
 from typer.testing import CliRunner
 
@@ -38,3 +46,42 @@ def test_the_report_names_its_own_kind_of_file():
     r = runner.invoke(app, ["report", "palace", "-n", "10", "--out", "/proc/r.md"])
     one_line(r, "cannot write /proc/r.md: it is under /proc")
     assert ".parquet" not in r.stderr
+
+
+def entry(*args):
+    return [sys.executable, "-m", "analyser.cli.main", *args]
+
+
+def partials(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills a child process")
+def test_a_killed_writers_partial_file_is_removed_by_the_next_run(tmp_path):
+    path = tmp_path / "x.parquet"
+    child = subprocess.Popen(entry("simulate", "palace", "-n", "100000000", "--out", str(path), "--no-progress"),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while not partials(tmp_path) and time.time() < deadline and child.poll() is None:
+        time.sleep(0.2)
+    child.kill()
+    child.wait()
+    assert len(partials(tmp_path)) == 1
+    live = tmp_path / f".x.parquet.{os.getpid()}@{socket.gethostname()}.0000.partial"   # a live writer's
+    live.write_bytes(b"")
+    r = runner.invoke(app, ["simulate", "palace", "-n", "20", "--no-progress", "--out", str(path)])
+    assert r.exit_code == 0, r.output
+    assert partials(tmp_path) == [live.name] and path.is_file()
+
+
+def test_results_files_have_the_users_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        r = runner.invoke(app, ["simulate", "palace", "-n", "20", "--no-progress",
+                                "--out", str(tmp_path / "s.parquet")])
+        v = runner.invoke(app, ["vary", "palace", "--setting", "ten_on_anything", "-n", "20", "--no-progress",
+                                "--out", str(tmp_path / "v.parquet")])
+    finally:
+        os.umask(old)
+    assert r.exit_code == 0 and v.exit_code == 0, r.output + v.output
+    assert {stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {0o644}
