@@ -238,7 +238,7 @@ def test_no_file_until_the_report_is_done(tmp_path, monkeypatch):
     (["palace", "-n", "-5"], "the number of deals must be from 1"),
     (["palace", "--tournament-deals", "0"], "deals per pair must be from 1"),
     (["palace", "--section", "bogus"], "unknown report section bogus; valid: seats, players, rules, policies"),
-    (["palace", "--out", "x.txt"], "name a .md file"),
+    (["palace", "--out", "x.txt"], "name a .md or .html file (valid: .md, .html)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, tmp_path):
     result = CliRunner().invoke(app, ["report", *args, "--no-progress"] + ([] if "--out" in args else

@@ -1,4 +1,4 @@
-"""``analyser report``: a balance report of one game as Markdown, JSON and figures."""
+"""``analyser report``: a balance report of one game as Markdown, JSON and figures, or as one HTML page."""
 from __future__ import annotations
 
 import shlex
@@ -29,9 +29,10 @@ def report(
                                                          help=SECTION_HELP)] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", metavar=common.FILE, show_default=False,
-        help="The Markdown file to write; NAME.json (every table, with the metadata) and the figures in NAME/ "
-             "go beside it. An older report is replaced only when the new one is complete. "
-             "Default: reports/GAME.md.")] = None,
+        help="The report to write, by its suffix: NAME.md writes Markdown, with NAME.json (every table, with the "
+             "metadata) and the figures in NAME/*.png beside it; NAME.html writes one self-contained page to send "
+             "(figures embedded, no network needed), with NAME.json beside it. Any other suffix is refused. An "
+             "older report is replaced only when the new one is complete. Default: reports/GAME.md.")] = None,
     run: common.RunArgs = None,
 ):
     """Balance report: is a seat, a player count, a rule setting or a policy
@@ -51,11 +52,12 @@ def report(
     5% (Benjamini-Hochberg), and the report says how many tests it made.
 
     Every run uses --seed, so every run plays the same deals. Writes
-    reports/GAME.md, reports/GAME.json and reports/GAME/*.png, then prints the
-    verdicts. `analyser report palace` takes about 12 seconds on two cores (warm).
+    reports/GAME.md, reports/GAME.json and reports/GAME/*.png (--out
+    NAME.html: NAME.html, one page with the figures inside, and NAME.json),
+    then prints the verdicts. `analyser report palace` takes about 12 seconds on two cores (warm).
     """
     from analyser.analyses.report.builder import report as build
-    from analyser.analyses.report.writer import check_out, default_path
+    from analyser.analyses.report.writer import check_out, default_path, is_html
     from analyser.games.registry import get_game
 
     get_game(game)                                  # an unknown game first, before the file is named after it
@@ -72,8 +74,8 @@ def report(
                    command=_command(game, run.policy, run.players, run.count, tournament_deals, run.seed,
                                     list(run.rule), section, out))
     _print(result)
-    typer.echo(f"wrote {target}, {target.with_suffix('.json')} and the figures in {target.with_suffix('')}/",
-               err=True)
+    beside = "" if is_html(target) else f" and the figures in {target.with_suffix('')}/"
+    typer.echo(f"wrote {target}, {target.with_suffix('.json')}{beside}", err=True)
 
 
 def _command(game, policy, players, count, tournament_deals, seed, rule, section, out) -> str:

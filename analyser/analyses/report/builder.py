@@ -72,8 +72,9 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     deals (or n): units per run (default 50,000): the seats run, each player count, each rule value.
     tournament_deals: deals per pair of policies (default deals // 5), each played in every seat arrangement.
     sections: some of "seats", "players", "rules", "policies" (default: all).
-    out: also write the report there (Markdown, with ``.json`` and a folder of figures beside it);
-    an existing report is replaced only when the new one is complete.
+    out: also write the report there (``.md``: Markdown, with ``.json`` and a folder of figures beside it;
+    ``.html``: one self-contained page, with ``.json`` beside it); an existing report is replaced only when
+    the new one is complete.
     announce: called with a line as each section starts (the CLI prints it).
     command: the command line that made the report, recorded in it (the CLI gives it).
     backend, run_dir: as simulate's; every run of the report keeps its chunks in the one directory.

@@ -93,9 +93,16 @@ class BalanceReport:
 
         return report_dict(self)
 
+    def html(self) -> str:
+        """The report as one self-contained HTML page (figures embedded): what ``save("NAME.html")`` writes."""
+        from analyser.analyses.report.html import figure_uris, render_page
+
+        return render_page(self, figure_uris(self))
+
     def save(self, path: str | Path = None) -> Path:
-        """Write ``path`` (Markdown; default ``reports/<game>.md``), ``<stem>.json`` and the figures in
-        ``<stem>/``, all at once: nothing is replaced until everything is ready."""
+        """Write ``path`` (default ``reports/<game>.md``) and ``<stem>.json`` beside it, all at once: nothing is
+        replaced until everything is ready. A ``.md`` path also writes the figures in ``<stem>/``; a ``.html``
+        path is one page with the figures inside."""
         from analyser.analyses.report.writer import default_path, write_report
 
         return write_report(self, Path(path) if path is not None else default_path(self.meta["game"]))
@@ -114,5 +121,5 @@ class BalanceReport:
                  f"{m['deals']:,} {plural(m['unit'])} per run, seed {m['seed']}>"]
         lines += [f"  {TITLES[k]}: {v}" for k, v in self.verdicts.items()]
         lines.append("  .verdicts .seats .seat_test .first_mover .player_counts .rules .ratings .head_to_head "
-                     ".markdown() .figures() .save(path)")
+                     ".markdown() .html() .figures() .save(path)")
         return "\n".join(lines)

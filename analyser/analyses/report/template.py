@@ -1,4 +1,5 @@
-"""The report's words and tables: Markdown for the file, HTML for a notebook, a dict for JSON.
+"""The report's words and tables: Markdown for the file, HTML for a notebook, a dict for JSON
+(analyser.analyses.report.html renders the Markdown's sections as one HTML page).
 
 The template is plain Python string building: a Markdown table is a few
 lines, and no template engine is a dependency. Every number printed is a
@@ -162,20 +163,26 @@ def _head(report) -> list[str]:
 
 
 def render_markdown(report, figures: dict[str, str]) -> str:
+    return "\n".join(_head(report) + ["", "## Verdicts", ""] + verdict_lines(report) + body_lines(report, figures))
+
+
+def verdict_lines(report) -> list[str]:
+    """The verdicts as a Markdown list, the tests line last."""
+    out = [f"- **{TITLES[key]}:** {text}" for key, text in report.verdicts.items()]
+    return out + [f"- **Tests:** {tests_line(report.meta)}"]
+
+
+def body_lines(report, figures: dict[str, str]) -> list[str]:
+    """Every section after the verdicts, then How to read it: the Markdown the HTML page renders too."""
     m = report.meta
-    out = _head(report) + ["", "## Verdicts", ""]
-    for key, text in report.verdicts.items():
-        out.append(f"- **{TITLES[key]}:** {text}")
-    out.append(f"- **Tests:** {tests_line(m)}")
-    number = 0
-    for key in m["sections"]:
-        number += 1
-        out += ["", f"## {number}. {TITLES[key]}", ""]
+    out = []
+    for index, key in enumerate(m["sections"], 1):
+        out += ["", f"## {index}. {TITLES[key]}", ""]
         out += SECTION_TEXT[key](report, figures)
     rotated = len(set(m["policies"])) > 1 and any(k in m["ran"] for k in ("seats", "players"))
     out += ["", "## How to read it", "", INTERVALS, "", PAIRED, ""] + ([ROTATION, ""] if rotated else []) + \
         [m["tests"]["method"], ""]
-    return "\n".join(out)
+    return out
 
 
 def tests_line(meta: dict) -> str:

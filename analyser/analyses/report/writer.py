@@ -1,7 +1,8 @@
 """Writing a report so that it is never half there.
 
-A report is three things beside each other: ``NAME.md``, ``NAME.json`` and the
-figures in ``NAME/``. They are all written under temporary names in the
+A Markdown report is three things beside each other: ``NAME.md``, ``NAME.json``
+and the figures in ``NAME/``; an HTML report is two, ``NAME.html`` (the figures
+inside it) and ``NAME.json``. They are all written under temporary names in the
 target's folder first (the figures into a temporary folder); only then are
 they put in place, each by one rename, with Ctrl-C held back for those few
 renames. An interrupted or failed write leaves the old report as it was and
@@ -39,13 +40,18 @@ def default_path(game: str) -> Path:
     return Path("reports") / f"{game}.md"
 
 
+SUFFIXES = {".md": "Markdown, with NAME.json and the figures in NAME/ beside it",
+            ".html": "one self-contained page (figures inside), with NAME.json beside it"}
+
+
 def check_out(path) -> Path:
-    """The Markdown file to write, checked before any run."""
+    """The report file to write (.md or .html), checked before any run."""
     path = Path(path)
-    if path.suffix.lower() != ".md":
-        raise UserError(f"a report is Markdown: name a .md file, not {path}")
+    if path.suffix.lower() not in SUFFIXES:
+        raise UserError(f"cannot write a report to {path}: name a .md or .html file (valid: {', '.join(SUFFIXES)})")
     check_target(path)
-    for other in (path.with_suffix(".json"), path.with_suffix("")):
+    beside = (path.with_suffix(".json"),) if is_html(path) else (path.with_suffix(".json"), path.with_suffix(""))
+    for other in beside:
         if other.is_symlink() or (other == path.with_suffix(".json") and other.is_dir()) or \
                 (other == path.with_suffix("") and other.exists() and not other.is_dir()):
             raise UserError(f"cannot write the report beside {other}: it is in the way (a link, or a file where "
@@ -53,9 +59,16 @@ def check_out(path) -> Path:
     return path
 
 
+def is_html(path: Path) -> bool:
+    return path.suffix.lower() == ".html"
+
+
 def write_report(report, path: Path) -> Path:
-    """Write the Markdown at ``path``, the JSON and the figures beside it (see the module docstring)."""
+    """Write the report at ``path``: Markdown with the JSON and the figures beside it, or an HTML page with the
+    JSON beside it (see the module docstring)."""
     path = check_out(path)
+    if is_html(path):
+        return _write_page(report, path)
     folder = path.parent
     figures_dir = path.with_suffix("")
     json_path = path.with_suffix(".json")
@@ -91,4 +104,25 @@ def write_report(report, path: Path) -> Path:
         for leftover in (tmp_dir, old_dir):
             if leftover.exists():
                 shutil.rmtree(leftover, ignore_errors=True)
+    return path
+
+
+def _write_page(report, path: Path) -> Path:
+    """The HTML page and its JSON, each written in a temporary folder beside them and renamed into place."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.stem}.", suffix=".partial", dir=path.parent))
+    except OSError as err:
+        raise UserError(f"cannot write the report {path}: {err.strerror}") from None
+    try:
+        page, data = tmp_dir / path.name, tmp_dir / f"{path.stem}.json"
+        page.write_text(report.html(), encoding="utf-8")
+        data.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        with _no_interrupt():
+            os.replace(data, path.with_suffix(".json"))
+            os.replace(page, path)
+    except OSError as err:
+        raise UserError(f"cannot write the report {path}: {err.strerror or err}") from None
+    finally:
+        shutil.rmtree(tmp_dir, ignore_errors=True)
     return path
