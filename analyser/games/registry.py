@@ -83,7 +83,8 @@ class Column:
     field) or "unit" (one value per record). ``kind`` is "mean" (a mean per
     completed unit) or "rate" (a 0/1 value, shown as a rate with a 95%
     interval). ``value(records, players)`` computes the values when they are
-    not a record field of the column's name (Palace's loser rate).
+    not a record field of the column's name (Palace's loser rate). ``whole_only``: shown for a
+    whole unit only, as a single sub-unit has it 1 or equal to another column (rounds, turns per round).
     """
 
     name: str
@@ -91,6 +92,7 @@ class Column:
     kind: str = "mean"
     per: str = "seat"
     value: Callable[[np.ndarray, int], np.ndarray] | None = None
+    whole_only: bool = False
 
     def values(self, rec: np.ndarray, players: int) -> np.ndarray:
         """``(records, players)`` values ("seat") or ``(records,)`` ("unit"), in the field's own dtype."""
@@ -162,6 +164,7 @@ class GameSpec:
     policies: tuple[PolicySpec, ...]
     record_dtype: np.dtype                # outcome block (analyser.kernels.outcome) + the game's own fields
     outcome: str                          # what a win is, in words: "not being the loser", "match won"
+    single_outcome: str | None = None     # what a win is in a single sub-unit (None: as outcome)
     package: str | None = None            # the module the entry points not given are found under (ENTRY_POINTS)
     simulate: Callable | None = None
     trace: Callable | None = None
@@ -200,7 +203,9 @@ class GameSpec:
         kernels, played with the ``single`` settings held fixed."""
         if not self.single:
             raise ValueError(f"game {self.name} declares no settings that make a {self.unit} one {self.sub_unit}")
-        return replace(self, unit=self.sub_unit, sub_unit=None, single=None, fixed=dict(self.single))
+        return replace(self, unit=self.sub_unit, sub_unit=None, single=None, fixed=dict(self.single),
+                       outcome=self.single_outcome or self.outcome, single_outcome=None,
+                       columns=tuple(c for c in self.columns if not c.whole_only))
 
     def for_unit(self, unit: str | None) -> GameSpec:
         """The spec whose records are ``unit`` (None: the game's own unit)."""

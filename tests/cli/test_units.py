@@ -55,3 +55,14 @@ def test_games_lists_a_choice_settings_options_and_single_hands(monkeypatch):
     flat = " ".join(run("games").stdout.replace("│", " ").split())
     assert "next_leader winner (winner/lowest)" in flat
     assert "unit match of hands (-n counts matches; --unit hand: single hands)" in flat
+
+
+def test_single_spite_and_malice_rounds_say_a_rounds_win_and_no_match_columns():
+    r = run("simulate", "spite_and_malice", "--unit", "round", "-n", "200", "--no-progress")
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.stdout.replace("│", " ").split())
+    assert "Win = the first player to play out their payoff pile" in flat
+    assert "target points" not in flat and "rounds per round" not in flat and "drawn rounds" not in flat
+    assert flat.count("turns per round") == 1
+    whole = run("simulate", "spite_and_malice", "-n", "20", "--no-progress")
+    assert "target points" in " ".join(whole.stdout.split()) and "rounds per match" in whole.stdout
