@@ -10,5 +10,18 @@ class Interrupted(UserError):
     (the CLI prints it and exits with code 130)."""
 
 
+class AbortedUnits(UserWarning):
+    """More than ABORT_LIMIT of a run's units (or plays: units x arrangements) hit the action cap:
+    every share and rate is then over the completed ones only, which may not be the game's."""
+
+    def __init__(self, aborted: int, played: int, what: str):
+        self.aborted, self.played, self.what = aborted, played, what
+        super().__init__(f"{aborted:,} of {played:,} {what} ({100 * aborted / played:.1f}%) aborted at the action "
+                         f"cap; every share and rate is over the {played - aborted:,} completed {what} only")
+
+
+ABORT_LIMIT = 0.01
+
+
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)

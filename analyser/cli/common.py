@@ -3,9 +3,11 @@
 until the help is actually shown."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import typing
+import warnings
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from analyser.errors import Interrupted, UserError
+from analyser.errors import AbortedUnits, Interrupted, UserError
 
 DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the CLI starts without numpy)
 
@@ -47,7 +49,8 @@ def user_errors(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            with aborted_warning():
+                return fn(*args, **kwargs)
         except KeyboardInterrupt:  # before or between the runner's chunks (loading, writing)
             typer.echo("interrupted", err=True)
             raise typer.Exit(INTERRUPTED_EXIT) from None
@@ -59,6 +62,30 @@ def user_errors(fn):
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+@contextlib.contextmanager
+def aborted_warning():
+    """A command's AbortedUnits warnings (one per run it plays) as one line on stderr once it is done:
+    the aborted plays summed over its runs. Other warnings show as Python shows them."""
+    seen: list[AbortedUnits] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", AbortedUnits)
+        shown = warnings.showwarning
+
+        def show(message, category, *args, **kwargs):
+            if issubclass(category, AbortedUnits):
+                seen.append(message)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
+    if seen:
+        whats = {w.what for w in seen}
+        total = AbortedUnits(sum(w.aborted for w in seen), sum(w.played for w in seen),
+                             whats.pop() if len(whats) == 1 else "plays")
+        typer.echo(f"warning: {total}", err=True)
 
 
 def one_of(given: dict, default):

@@ -24,6 +24,7 @@ way to count (units of whole chunks), the plan's first unit honoured.
 from __future__ import annotations
 
 import time
+import warnings
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ import numpy as np
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.progress import in_notebook, preparing, progress_bar
 from analyser.engine.stopping import FIXED, check_chunk_size
-from analyser.errors import Interrupted, UserError
+from analyser.errors import ABORT_LIMIT, AbortedUnits, Interrupted, UserError
 from analyser.io.numbers import plural
 
 
@@ -161,6 +162,7 @@ class RunStats:
     """How a plan was played: units per configuration (whole batches), plays, time, threads, the stop."""
     units: int = 0
     plays: int = 0
+    aborted: int = 0                # plays that hit the action cap
     seconds: float = 0.0
     simulation_seconds: float = 0.0
     threads: int = 1
@@ -200,6 +202,7 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
                         units_played += chunk.count if chunk.group == 0 else 0   # played, even if Ctrl-C stops the sink
                         sink.add(chunk, records)
                         stats.plays += chunk.count * len(records)
+                        stats.aborted += sum(int(np.count_nonzero(r["aborted"])) for r in records)
                         if bar:
                             rate = stats.plays / max(time.perf_counter() - t_start, 1e-9)
                             bar.advance(chunk.count * len(records), f"{rate:,.0f} {what}/s")
@@ -211,6 +214,7 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
         stats.seconds = time.perf_counter() - t_start
         stats.stop = stop.result(stats.units)
         sink.close(stats)
+        warn_aborted(stats, unit)
     except BaseException as err:
         sink.discard()
         if isinstance(err, KeyboardInterrupt):
@@ -223,6 +227,14 @@ def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, prog
         if own and executor is not None:
             executor.close()
     return stats
+
+
+def warn_aborted(stats: RunStats, unit: str) -> None:
+    """Warn (AbortedUnits) when more than ABORT_LIMIT of the plays hit the action cap: the summary's
+    shares are then over the rest, which every command says only in its tables."""
+    if stats.plays and stats.aborted > ABORT_LIMIT * stats.plays:
+        what = plural(unit) if stats.plays == stats.units else "plays"
+        warnings.warn(AbortedUnits(stats.aborted, stats.plays, what), stacklevel=3)
 
 
 def run_meta(run: RunStats, stop) -> dict:
