@@ -92,7 +92,8 @@ from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
-from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec
+from analyser.games.policy_specs import (PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec,
+                                         unknown_policy)
 from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import general, hundred, p_short, percent, plural
@@ -200,7 +201,7 @@ def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, s
         return seat.spec, fixed, swept, text
     name, items = split_spec(item)
     if name not in available:
-        raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
+        raise UserError(unknown_policy(name, available))
     fixed, swept = {}, {}
     for key, text in items.items():
         vals = parse_values(text, f"{name}:{key}")

@@ -128,8 +128,15 @@ def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
     """Parse ``name`` or ``name:param=value,param=value``."""
     name, values = split_spec(text)
     if name not in available:
-        raise UserError(f"unknown policy '{name}'; valid: {choices(available)}")
+        raise UserError(unknown_policy(name, available))
     return available[name].bind(**values)
+
+
+def unknown_policy(name: str, available: dict[str, PolicySpec]) -> str:
+    """The message for a policy name that is not the game's: the valid names, and how a policy of
+    one's own is given (by itself, since names are only the built-in ones)."""
+    return (f"unknown policy '{name}'; valid: {choices(available)} (in Python, a policy of your own is passed "
+            f"as its function or PolicySpec, not by name)")
 
 
 def _arity(fn) -> int | None:
@@ -149,14 +156,26 @@ def as_seat_policy(item, available: dict[str, PolicySpec], signature: tuple[str,
     """Accept a spec string, a PolicySpec, a SeatPolicy or a bare ``@njit`` function;
     a function is checked against the game's policy ``signature`` (argument names)."""
     if isinstance(item, str):
-        return parse_spec(item, available)
-    if isinstance(item, PolicySpec):
+        item = parse_spec(item, available)
+    elif isinstance(item, PolicySpec):
         item = item.bind()
     elif not isinstance(item, SeatPolicy):
         if not callable(item):
             raise UserError(f"a policy must be a name, a PolicySpec or an @njit function, "
                             f"not {type(item).__name__}")
         item = PolicySpec(getattr(item, "__name__", "custom"), item, "user policy").bind()
-    if signature and not isinstance(item.spec.fn, str):
-        check_arity(item.spec.fn, item.name, signature)
+    if not isinstance(item.spec.fn, str):
+        check_compiled(item.spec.fn, item.name)
+        if signature:
+            check_arity(item.spec.fn, item.name, signature)
     return item
+
+
+def check_compiled(fn, name: str) -> None:
+    """A policy runs inside the compiled engine: a plain Python function would fail there with
+    numba's type error, far from its cause."""
+    from numba.core.dispatcher import Dispatcher
+
+    if not isinstance(fn, Dispatcher):
+        raise UserError(f"policy '{name}' is not compiled: decorate it with @numba.njit (the engine calls "
+                        f"policies from compiled code)")

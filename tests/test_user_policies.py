@@ -1,0 +1,59 @@
+"""Policies of one's own: a plain function is refused in one line; a PolicySpec is swept with values=."""
+from dataclasses import replace
+
+import numba
+import pytest
+from typer.testing import CliRunner
+
+import analyser
+from analyser.cli.main import app
+from analyser.errors import UserError
+from analyser.games import registry
+from analyser.games.palace.constants import ACTION
+from analyser.games.policy_specs import ParamSpec, PolicySpec
+
+
+def first_legal(pub, pv, legal, params):
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+@numba.njit
+def small_pile(pub, pv, legal, params):
+    if legal[ACTION.PICKUP] and pub["pile_len"] <= params[0]:
+        return ACTION.PICKUP
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+MINE = PolicySpec("small_pile", small_pile, "picks up small piles",
+                  (ParamSpec("max_pile", 2, "pile size", low=0, high=52, integer=True),))
+
+
+def test_a_plain_function_is_refused_in_one_line():
+    with pytest.raises(UserError, match=r"policy 'first_legal' is not compiled: decorate it with @numba.njit"):
+        analyser.simulate("palace", policies=[first_legal, "saver"], players=2, n=20, progress=False)
+
+
+def test_a_plain_function_in_the_cli_exits_2(monkeypatch):
+    game = registry.get_game("palace")
+    plain = PolicySpec("plain", first_legal, "not compiled")
+    monkeypatch.setitem(registry._REGISTERED, "palace", replace(game, policies=game.policies + (plain,)))
+    r = CliRunner().invoke(app, ["simulate", "palace", "--policy", "plain", "-n", "20", "--no-progress"])
+    assert r.exit_code == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r.output
+    assert "decorate it with @numba.njit" in r.stderr
+
+
+def test_a_policy_spec_of_ones_own_is_swept_with_values():
+    curve = analyser.sweep("palace", [MINE, "saver"], players=2, values={"max_pile": [0, 3]}, n=200,
+                           progress=False)
+    assert list(curve.table["max_pile"]) == [0, 3]
+
+
+def test_its_name_says_how_to_give_it():
+    with pytest.raises(UserError, match=r"unknown policy 'small_pile'.*passed as its function or PolicySpec"):
+        analyser.sweep("palace", ["small_pile:max_pile=0..3", "saver"], players=2, n=200, progress=False)
