@@ -92,8 +92,7 @@ from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
 from analyser.errors import UserError, choices
-from analyser.games.policy_specs import (PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec,
-                                         unknown_policy)
+from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec, unknown_policy
 from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import general, hundred, p_short, percent, plural
