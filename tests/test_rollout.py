@@ -191,7 +191,7 @@ def test_the_next_draw_is_spread_evenly_over_the_trials():
     from analyser.games.worlds import WorldSampler
 
     history, kit, runner = position_at(RunConfig.build("palace", 4, None, 1, 1), 20)
-    _, knowledge = knowledge_of(history, 0, kit, runner)
+    _, _, knowledge = knowledge_of(history, 0, kit, runner)
     spread = first_draws(WorldSampler(history[-1], knowledge), kit, 0, 20)
     name, index, _ = spread(0)
     cards = [spread(t)[2] for t in range(3 * 52)]

@@ -170,11 +170,11 @@ class Stopping:
 
 
 def knowledge_of(history: list, seat: int, kit, runner):
-    """The last position of ``history`` and what ``seat`` knows there, followed from the table as
-    dealt when the kit has it (RolloutKit.dealt)."""
+    """The table as dealt when the kit has it (RolloutKit.dealt, else None), the last position of
+    ``history`` and what ``seat`` knows there, followed from the table as dealt."""
     config = runner.config
     dealt = kit.dealt(config.seed, config.first_deal, config.players, runner.settings, runner.streams)
-    return follow(([dealt] if dealt is not None else []) + list(history), seat, kit)
+    return (dealt, *follow(([dealt] if dealt is not None else []) + list(history), seat, kit))
 
 
 def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int) -> RolloutResult:
@@ -186,8 +186,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     legal = kit.legal_actions(args)
     copies = [a.copy() for a in args]
     played = int(runner.fns[mover](*copies, runner.params[mover]))
-    _, knowledge = knowledge_of(history, mover, kit, runner)
-    sampler = WorldSampler(position, knowledge, kit.consistent(history, mover))
+    dealt, _, knowledge = knowledge_of(history, mover, kit, runner)
+    sampler = kit.world_sampler(history, mover, knowledge, dealt)
     spread = first_draws(sampler, kit, rollout_seed, step)
     wins = np.full((rule.trials, legal.size), np.nan)
     scores = np.full((rule.trials, legal.size), np.nan)
@@ -220,7 +220,7 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     table = _table(wins, scores, legal, played, kit, dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
             "played": kit.action_text(played), "stopping": rule.text(),
-            "sampler": OPEN_CARDS if rule.open_cards else SAMPLER, "statistics": STATISTICS}
+            "sampler": OPEN_CARDS if rule.open_cards else SAMPLER + sampler.note, "statistics": STATISTICS}
     if current is not None:
         table = _with_current(table, current[:done], legal, sub)
         meta["current"] = sub
@@ -237,7 +237,7 @@ def first_draws(sampler: WorldSampler, kit, rollout_seed: int, step: int):
     each world as sample_world draws it. None for every trial when there is no stock to draw."""
     place = kit.first_draw(sampler.position)
     pool, free = sampler.pool, sampler.free
-    if place is None or not pool or not free.get(place[0], [False] * (place[1] + 1))[place[1]]:
+    if place is None or not sampler.spreads or not pool or not free.get(place[0], [False] * (place[1] + 1))[place[1]]:
         return lambda t: None
     orders: dict[int, list] = {}
 

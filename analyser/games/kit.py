@@ -148,6 +148,15 @@ class RolloutKit:
         went (analyser.games.worlds), given the unit's positions so far; None: nothing more."""
         return None
 
+    def world_sampler(self, history: list, seat: int, knowledge, dealt=None):
+        """What draws the worlds of ``history[-1]`` for ``seat`` (``knowledge``: what it knows there,
+        followed from ``dealt``, the table as dealt, when the kit has it): by default the shared
+        analyser.games.worlds.WorldSampler with ``consistent``; a game whose play shows something of
+        the past that no test of the present can keep exactly draws the past (Palace's opening)."""
+        from analyser.games.worlds import WorldSampler
+
+        return WorldSampler(history[-1], knowledge, self.consistent(history, seat))
+
     def play_worlds(self, worlds: list, actions, fns: tuple, params, settings, seed: int, first_world: int):
         """``(records, current)``: the outcome records ``(len(worlds), len(actions))`` of each world
         after each action, the deciding seat made to play it and the line-up then playing on; and,

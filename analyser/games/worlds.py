@@ -113,6 +113,9 @@ class WorldSampler:
     (a rollout draws thousands from one position). ``consistent(locations) -> bool``: the game's
     test of what the play showed; a world failing it is drawn again."""
 
+    spreads = True     # the stock's next card may be spread evenly over a rollout's trials (each as likely)
+    note = ""          # what a game's own sampler adds to the rollout's description of its worlds
+
     def __init__(self, position, knowledge: Knowledge, consistent=None):
         self.position, self.seat, self.consistent = position, knowledge.seat, consistent
         self.locations, self.pool, self.free = unknown_places(position, knowledge)

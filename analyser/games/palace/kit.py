@@ -113,6 +113,11 @@ class PalaceKit(GameKit, RolloutKit):
             turned += sorted(gone)
         return turned
 
+    def world_sampler(self, history, seat, knowledge, dealt=None):
+        from analyser.games.palace.opening import OpeningWorlds
+
+        return OpeningWorlds(history, seat, knowledge, dealt, self)
+
     def first_draw(self, position):
         n = int(position.pub[0]["draw_len"])
         return ("draw", n - 1) if n else None          # the draw pile's top is its last card
