@@ -41,6 +41,14 @@ def trace(*args, **kwargs):
     return _trace(*args, **kwargs)
 
 
+def replay(*args, **kwargs):
+    """One deal as a self-contained web page to step through (``.save(path)``; shown inline in
+    Jupyter); see :func:`analyser.analyses.replay.replay`."""
+    from analyser.analyses.replay import replay as _replay
+
+    return _replay(*args, **kwargs)
+
+
 def compare(*args, **kwargs):
     """Policy A against policy B on duplicate deals; see :func:`analyser.analyses.compare.compare`."""
     from analyser.analyses.compare import compare as _compare
@@ -116,8 +124,8 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
-__all__ = ["__version__", "simulate", "trace", "compare", "tournament", "sweep", "vary", "report", "load", "merge",
-           "rollout", "review", "register_game", "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "load",
+           "merge", "rollout", "review", "register_game", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
     import importlib

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli import compare, info, merge, plot, report, rollout, simulate, sweep, tournament, trace, vary
+from analyser.cli import compare, info, merge, plot, replay, report, rollout, simulate, sweep, tournament, trace, vary
 from analyser.cli.common import INTERRUPTED_EXIT, Command, Group
 
 app = typer.Typer(
@@ -23,6 +23,7 @@ app.command(cls=Command)(simulate.simulate)
 app.command(cls=Command)(simulate.show)
 app.command(cls=Command)(merge.merge)
 app.command(cls=Command)(trace.trace)
+app.command(cls=Command)(replay.replay)
 app.command(cls=Command)(rollout.rollout)
 app.command(cls=Command)(rollout.review)
 app.command(cls=Command)(compare.compare)

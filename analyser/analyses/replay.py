@@ -1,0 +1,319 @@
+"""``replay``: one unit as a self-contained HTML page to step through in a browser.
+
+The data is built from the game kit's positions (``GameKit.play``): where every card is after
+the setup and after each action, the decision at each position (legal actions and the one the
+policy chose), and per seat what that seat could know there (``Position.seen_by`` and
+``worlds.Knowledge``, so the cards it saw go into a hidden place stay shown). Each view is a
+snapshot every SNAPSHOT_EVERY steps plus the changed locations of each step, so a Spite & Malice
+match stays well under a megabyte. The page itself is analyser.io.replay_page.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyser.analyses.rollout import position_at
+from analyser.analyses.trace import trace
+from analyser.engine.config import RunConfig
+from analyser.errors import UserError
+from analyser.games.common import quiet_first_class
+from analyser.games.worlds import Knowledge
+from analyser.io.replay_page import check_page_path, page_html
+
+SNAPSHOT_EVERY = 64
+SEAT_PLACE = re.compile(r"^([a-z_]+?)(\d+)(?:_(\d+))?$")       # hand2, payoff_top1, side0_3
+LOG_TAG = re.compile(r"^\s+(t\d+|\d+\.)\s")                      # "  t3 s1: ...", "    12. seat 0 ..."
+SECTION = re.compile(r"^(?:Hand|Round) (\d+) ")
+
+
+@dataclass
+class Replay:
+    """A replay page's data; ``save(path)`` writes the page, and Jupyter shows it inline."""
+    data: dict
+
+    def html(self) -> str:
+        return page_html(self.data)
+
+    def save(self, path) -> Path:
+        path = check_page_path(path)
+        try:
+            path.write_text(self.html(), encoding="utf-8")
+        except OSError as err:
+            raise UserError(f"cannot write {path} ({err.strerror or err})") from None
+        return path
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" '
+                'style="width:100%;height:720px;border:1px solid #ccc"></iframe>')
+
+    def __repr__(self) -> str:
+        d = self.data
+        return f"<Replay {d['game']} seed {d['seed']} {d['unit']} {d['deal']}: {len(d['steps'])} steps>"
+
+
+def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | None = None, policies=None,
+           rules: dict | None = None) -> Replay:
+    """Unit ``deal`` of ``seed`` (exactly the one ``simulate`` and ``trace`` play) as a replay."""
+    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    played = trace(game, seed=seed, deal=deal, players=players, policies=policies, rules=rules)
+    with quiet_first_class():
+        history, kit, runner = position_at(config, None)
+        history = [Cached(p) for p in history]
+        decisions = [_decision(p, kit, runner) for p in history]
+        dealt = kit.dealt(config.seed, config.first_deal, config.players, runner.settings, runner.streams)
+        dealt = None if dealt is None else Cached(dealt)
+    spec = GAMES[config.game.name]
+    places = list(history[0].locations())
+    text = played.text().splitlines()
+    deck = sorted(set(history[0].deck()))
+    views = {"all": _stream([[p.locations()[n] for n in places] for p in history])}
+    hidden_moves = {}
+    for seat in range(config.players):
+        seen, moves = _seat_view(history, dealt, seat, kit, places)
+        views[str(seat)] = _stream(seen)
+        hidden_moves[str(seat)] = moves
+    public = set.intersection(*(history[0].seen_by(s) for s in range(config.players)))
+    statuses = [spec.status(p.pub[0]) for p in history]
+    chosen = {d["chosen"] for d in decisions if d} | {a for d in decisions if d for a in d["legal"]}
+    return Replay({
+        "game": config.game.name, "title": text[0], "seed": config.seed, "deal": config.first_deal,
+        "unit": config.game.unit, "sub_unit": config.game.sub_unit, "players": config.players,
+        "policies": config.metadata()["policies"], "places": places,
+        "labels": [_label(n, spec.seat_places) for n in places], "public": [n in public for n in places],
+        "layout": _layout(places, spec.seat_places, config.players),
+        "cards": {str(c): spec.card(c) for c in deck}, "red": [str(c) for c in deck if spec.red(c)],
+        "actions": {str(a): kit.action_text(a) for a in sorted(chosen)},
+        "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
+        "steps": [_step(i, decisions, statuses) for i in range(len(history))],
+        "lines": _log_lines(config.game.name, played.events, text, len(history)),
+    })
+
+
+class Cached:
+    """A position whose places and views are worked out once: the page reads each many times
+    (every seat's knowledge, every move's privacy), and a game may derive them at some cost."""
+
+    def __init__(self, position):
+        self.position, self.seen = position, {}
+        self.places = position.locations()
+
+    def locations(self) -> dict[str, list[int]]:
+        return self.places
+
+    def seen_by(self, seat: int) -> set[str]:
+        if seat not in self.seen:
+            self.seen[seat] = self.position.seen_by(seat)
+        return self.seen[seat]
+
+    def __getattr__(self, name):
+        return getattr(self.position, name)
+
+
+def _decision(position, kit, runner) -> dict | None:
+    """The seat to move, its legal actions and the one its policy chooses (as the unit played)."""
+    found = position.decision(forced=True)
+    if found is None:
+        return None
+    seat, args = found
+    chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
+    return {"seat": seat, "legal": [int(a) for a in kit.legal_actions(args)], "chosen": chosen}
+
+
+def _step(i: int, decisions: list, statuses: list) -> dict:
+    """Step i's decision and, when it changed, the public status (``s``)."""
+    step = {"d": decisions[i]} if decisions[i] else {}
+    if i == 0 or statuses[i] != statuses[i - 1]:
+        step["s"] = statuses[i]
+    return step
+
+
+def _seat_view(history, dealt, seat: int, kit, places: list[str]):
+    """What ``seat`` could know at each position: the cards of the places it sees, of every other
+    place the cards it knows to be there (Knowledge) then a negative count of face-down cards;
+    and the steps whose action it could not read (cards moved from the mover's private places
+    into places the seat does not see: an Enemy Anemone discard)."""
+    first = dealt if dealt is not None else history[0]
+    knowledge = Knowledge(seat, first)
+    views, hidden, last = [], [], first
+    for i, position in enumerate(history):
+        if position is not first:
+            knowledge.see(position, kit.shuffled(last, position), kit.shown(last, position))
+            if i and _private_move(last, position, seat, kit):
+                hidden.append(i)
+        last = position
+        seen, cards = position.seen_by(seat), position.locations()
+        views.append([cards[n] if n in seen else _face_down(cards[n], knowledge.known.get(n, Counter()))
+                      for n in places])
+    return views, hidden
+
+
+def _face_down(cards: list[int], known: Counter) -> list[int]:
+    shown = sorted(known.elements())
+    rest = len(cards) - len(shown)
+    return shown + ([-rest] if rest else [])
+
+
+def _private_move(before, after, viewer: int, kit) -> bool:
+    decision = before.decision(forced=True)
+    if decision is None or decision[0] == viewer:
+        return False
+    mover_sees, viewer_sees = before.seen_by(decision[0]), after.seen_by(viewer)
+    a, b = before.locations(), after.locations()
+    left = sum((Counter(a[n]) - Counter(b[n]) for n in a if n in mover_sees and n not in before.seen_by(viewer)),
+               Counter())
+    arrived = sum((Counter(b[n]) - Counter(a[n]) for n in b if n not in viewer_sees), Counter())
+    return bool(left & arrived) and not kit.shuffled(before, after)
+
+
+def _stream(states: list[list[list[int]]]) -> dict:
+    """A full snapshot every SNAPSHOT_EVERY steps, and per step the changed places as
+    ``place index -> [cards kept from the old front, then the new rest]``."""
+    diffs = [{}]
+    for old, new in zip(states, states[1:], strict=False):
+        step = {}
+        for k, (o, n) in enumerate(zip(old, new, strict=True)):
+            if o != n:
+                keep = next((j for j, (x, y) in enumerate(zip(o, n, strict=False)) if x != y), min(len(o), len(n)))
+                step[str(k)] = [keep, *n[keep:]]
+        diffs.append(step)
+    return {"snapshots": states[::SNAPSHOT_EVERY], "diffs": diffs}
+
+
+def _layout(places: list[str], seat_places: tuple, players: int) -> dict:
+    """Place indices per seat (the game's per-seat prefixes) and the shared ones."""
+    seats: list[list[int]] = [[] for _ in range(players)]
+    shared = []
+    for k, name in enumerate(places):
+        m = SEAT_PLACE.match(name)
+        if m and m.group(1) in seat_places:
+            seats[int(m.group(2))].append(k)
+        else:
+            shared.append(k)
+    return {"seats": seats, "shared": shared}
+
+
+LABELS = {"up": "face up", "down": "face down", "draw": "draw pile", "set_aside": "set aside",
+          "payoff_top": "payoff top", "payoff": "payoff (face down)", "won": "won", "discards": "discards"}
+
+
+def _label(name: str, seat_places: tuple) -> str:
+    """``hand2`` -> "hand" (it is drawn in seat 2's box), ``side0_3`` -> "side 3", ``build1`` -> "build 1"."""
+    m = SEAT_PLACE.match(name)
+    if m is None:
+        return LABELS.get(name, name.replace("_", " "))
+    base = LABELS.get(m.group(1), m.group(1).replace("_", " "))
+    index = m.group(3) if m.group(3) is not None else None if m.group(1) in seat_places else m.group(2)
+    return base if index is None else f"{base} {index}"
+
+
+def _log_lines(game: str, events: list[dict], text: list[str], steps: int) -> list[int]:
+    """The trace line of each step's action (step 0: the first line): the action's numbered line
+    (Palace) or its trick's or turn's line in its hand's or round's section."""
+    where, section = {}, None
+    for k, line in enumerate(text):
+        if m := SECTION.match(line):
+            section = int(m.group(1))
+        elif m := LOG_TAG.match(line):
+            where.setdefault((section, m.group(1)), k)
+    tags = GAMES[game].tags(events)
+    lines = [0]
+    for tag in tags[: steps - 1]:
+        lines.append(where.get(tag, lines[-1]))
+    return lines + [lines[-1]] * (steps - len(lines))
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What the page needs of one game beyond its kit: which places belong to a seat, card names,
+    the public status line of a position, and each action's trace line (``tags``)."""
+    seat_places: tuple
+    card: object
+    status: object
+    tags: object
+    red: object = staticmethod(lambda c: False)
+
+
+def _palace_card(c: int) -> str:
+    from analyser.kernels.cards import card_name
+
+    return card_name(c)
+
+
+def _palace_status(pb) -> dict:
+    out = [f"out, place {int(p)}" if p else "" for p in pb["place"][: pb["players"]]]
+    return {"seats": out, "info": f"seat {int(pb['seat'])} to play"}
+
+
+def _palace_tags(events) -> list:
+    return [(None, f"{k}.") for k in range(1, 1 + sum(e["type"] in ("play", "pickup") for e in events))]
+
+
+def _anemone_card(c: int) -> str:
+    from analyser.games.enemy_anemone.constants import card_name
+
+    return card_name(c)
+
+
+def _anemone_status(pb) -> dict:
+    n = int(pb["players"])
+    seats = [f"won {int(pb['won_points'][s])} pts, total {int(pb['totals'][s])}, tokens "
+             + ("+2" * int(pb["twos"][s]) + "+1" * int(pb["ones"][s]) or "none") for s in range(n)]
+    return {"seats": seats, "sub": int(pb["hand"]),
+            "info": f"hand {int(pb['hand'])} of {int(pb['hands'])}, trick {int(pb['trick']) + 1}, "
+                    f"seat {int(pb['seat'])} to play, token supply {int(pb['supply'])}"}
+
+
+def _trick_tags(actions: tuple, sub: str, trick_end: str):
+    def tags(events) -> list:
+        out, trick = [], 1
+        for e in events:
+            if e["type"] in ("deal", trick_end):
+                trick = 1 if e["type"] == "deal" else trick + 1
+            elif e["type"] in actions:
+                out.append((e[sub], f"t{trick}"))
+        return out
+
+    return tags
+
+
+def _olenon_status(pb) -> dict:
+    won = [int(x) for x in pb["team_rounds"]]
+    return {"seats": [f"team {s % 2}" for s in range(len(pb["hand_len"]))], "sub": int(pb["round"]),
+            "info": f"round {int(pb['round'])}, rounds won {won[0]}-{won[1]} (of {int(pb['rounds'])}), "
+                    f"trick {int(pb['trick']) + 1}, seat {int(pb['seat'])} to act"}
+
+
+def _spite_card(v: int) -> str:
+    from analyser.games.spite_and_malice.constants import card_name
+
+    return card_name(v)
+
+
+def _spite_status(pb) -> dict:
+    return {"seats": [f"{int(p)} points" for p in pb["points"]], "sub": int(pb["round"]),
+            "info": f"round {int(pb['round'])}, turn {int(pb['turn'])}, seat {int(pb['seat'])} to act, "
+                    f"match to {int(pb['target'])} points"}
+
+
+def _spite_tags(events) -> list:
+    out, turn = [], 0
+    for e in events:
+        if e["type"] == "turn":
+            turn = e["turn"]
+        elif e["type"] in ("build", "discard", "stop"):
+            out.append((e["round"], f"t{turn}"))
+    return out
+
+
+GAMES = {
+    "palace": GameView(("hand", "up", "down"), _palace_card, _palace_status, _palace_tags,
+                       lambda c: c & 3 in (1, 2)),
+    "enemy_anemone": GameView(("hand", "discards", "won"), _anemone_card, _anemone_status,
+                              _trick_tags(("play", "discard"), "hand", "trick")),
+    "olenon": GameView(("hand", "passed"), str, _olenon_status,
+                       _trick_tags(("play", "pass", "replace"), "round", "trick_end")),
+    "spite_and_malice": GameView(("payoff_top", "payoff", "hand", "side"), _spite_card, _spite_status, _spite_tags),
+}
