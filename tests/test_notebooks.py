@@ -12,7 +12,8 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 
 
 def test_the_notebooks_are_there():
-    assert [p.name for p in NOTEBOOKS] == ["01_palace_pickup.ipynb", "02_anemone_tokens.ipynb", "03_balance.ipynb"]
+    assert [p.name for p in NOTEBOOKS] == ["01_palace_pickup.ipynb", "02_anemone_tokens.ipynb", "03_balance.ipynb",
+                                           "04_olenon_open_talk.ipynb", "05_spite_king.ipynb"]
 
 
 def problems(nb) -> list[str]:
