@@ -37,6 +37,7 @@ code { font-size: .9em; } dl { display: grid; grid-template-columns: max-content
 dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
 summary { cursor: pointer; color: var(--accent); }
 @media (max-width: 40rem) { body { font-size: 15px; padding: .5rem; } dl { grid-template-columns: 1fr; }
+                            .verdicts { padding: .3rem .6rem; } ul { padding-left: 1.2rem; }
                             dd { margin-bottom: .4rem; } }
 @media print { body { max-width: none; font-size: 10pt; } .table { overflow: visible; }
                table { font-size: 7.5pt; } h2 { break-after: avoid; } figure, tr { break-inside: avoid; }
