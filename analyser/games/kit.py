@@ -237,10 +237,13 @@ class RecordsPosition(Position):
         ``priv`` (the private records) and ``hd`` (the hidden record), rebuilding
         whatever the rules derive from them."""
 
+    sizes: dict[str, int] | None = None      # each location's size, found at the first relocate
+
     def relocate(self, locations: dict[str, list[int]]) -> RecordsPosition:
-        before = self.locations()
+        if self.sizes is None:                  # once: a rollout relocates one position thousands of times
+            self.sizes = {name: len(cards) for name, cards in self.locations().items()}
         for name, placed in locations.items():
-            assert len(placed) == len(before[name]), f"relocate changed the size of {name}"
+            assert len(placed) == self.sizes[name], f"relocate changed the size of {name}"
         pub, priv, hid = self.pub.copy(), self.priv.copy(), self.hid.copy()
         self.place(pub[0], priv, hid[0], locations)
         return type(self)(pub, priv, hid, self.settings)
