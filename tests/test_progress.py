@@ -18,9 +18,18 @@ def test_off_means_nothing():
         assert note is None
 
 
-def test_terminal_bar_outside_a_notebook():
+def test_no_bar_and_no_blank_line_when_stderr_is_not_a_terminal(capfd):
     from analyser.engine import progress
 
+    with progress.preparing(True) as note, progress.progress_bar(10, "x", True) as bar:
+        assert note is None and bar is None
+    assert capfd.readouterr().err == ""
+
+
+def test_terminal_bar_outside_a_notebook(monkeypatch):
+    from analyser.engine import progress
+
+    monkeypatch.setattr(progress, "_terminal", lambda: True)
     assert not progress.in_notebook()
     with progress.preparing(True):
         pass

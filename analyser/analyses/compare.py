@@ -191,7 +191,7 @@ class CompareResult:
                  f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>"]
         if m.get("same_policy"):
             lines.append(f"  {SAME}")
-        beside = "" if win["tie"] else (f"; independent deals +-{points(win['independent_half_width'], sign=False)}; "
+        beside = "" if win["tie"] else (f"; independent deals ±{points(win['independent_half_width'], sign=False)}; "
                                         f"variance reduction {num(win['variance_reduction'])}x")
         lines += [f"  win share {self.verdict()}{beside}",
                   f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",

@@ -45,7 +45,7 @@ from analyser.stats.tally import Tally
 
 SHARES = "every share interval (win share, the game's rates; a 0/1 score)"
 PRECISION_BIAS = ("the share whose interval is the widest drives the stop, which can bias its estimate slightly "
-                  "(-0.02 +- 0.06 points for random, Palace 4p saver/lowest/pickup/random at H = 0.01, 300 seeds); "
+                  "(-0.02 ± 0.06 points for random, Palace 4p saver/lowest/pickup/random at H = 0.01, 300 seeds); "
                   "rerun=True (--rerun) plays the same count again on fresh deals for unbiased estimates")
 
 
@@ -75,7 +75,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     unit: what one record is: the game's unit (default), or, for a game played
     in hands or rounds, its sub-unit (``"hand"``): single hands from fresh deals.
     precision: add units until every win share and rate interval has half-width
-    at most this (0.005: +-0.5 points) or ``max_deals`` units were played; ``n``
+    at most this (0.005: ±0.5 points) or ``max_deals`` units were played; ``n``
     is then the first batch (default 1,000) and ``result.meta["stopped"]`` says
     which happened. rerun: then play the count reached again on fresh deals and return that
     fixed-count run (the stop slightly biases the share that drives it; see the module).

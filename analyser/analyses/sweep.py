@@ -173,7 +173,10 @@ class SweepPlan:
 def _has_values(item) -> bool:
     if not isinstance(item, str):
         return False
-    return any(parse_values(v, "") is not None for v in split_spec(item)[1].values()) if ":" in item else False
+    if ":" not in item:
+        return False
+    name, values = split_spec(item)
+    return any(parse_values(v, f"{name}:{k}") is not None for k, v in values.items())
 
 
 def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, signature):

@@ -123,7 +123,7 @@ METHOD = ("Every pair of policies plays the same deals, each deal in every seat 
           "deal is 0 [0, 0]. Ratings: Bradley-Terry, binomial GLM (logit link, statsmodels), the reference rated 0; "
           "a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) counts as n_eff = p(1 - p) / var(p) "
           "games (var(p) by the delta method from the paired per-deal values, at most the plays), plus half a win "
-          "each side. Rating intervals: +-1.96 standard errors from a sandwich clustered by deal (every pair plays "
+          "each side. Rating intervals: ±1.96 standard errors from a sandwich clustered by deal (every pair plays "
           "the same deals), relative to the reference. Elo = 400 / ln 10 * rating.")
 METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, or per team) plays the same deals in "
                 "neighbour-balanced cyclic orders, each in its rotations. M[X][Y] = mean over deals of x[d], x[d] = "
@@ -133,7 +133,7 @@ METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, o
                 "reference rated 0. Ties: each policy is a top-1 choice from itself and the policies that finished "
                 "strictly below it; tied policies are not compared and last place gives no choice (exactly the PL "
                 "stages without ties). One pseudo choice each way "
-                "per pair that met keeps ratings finite. Rating intervals: +-1.96 robust standard errors, a "
+                "per pair that met keeps ratings finite. Rating intervals: ±1.96 robust standard errors, a "
                 "sandwich of the observed information and the per-deal scores (all plays of a deal are one "
                 "cluster). Fit: the Pearson chi2 of the matrix against the pairwise shares the ratings imply. "
                 "A deal aborted in any seating of a table is dropped from that table. "

@@ -27,7 +27,7 @@ def compare(
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals until the paired win share difference's Chow-Robbins half-width z*sqrt((s^2 + 1/n)/n) "
-             "is at most H (0.005 = +-0.5 points), after at least 100 deals, or --max-deals is reached. "
+             "is at most H (0.005 = ±0.5 points), after at least 100 deals, or --max-deals is reached. "
              "Default: a fixed number of deals.")] = None,
     max_deals: common.MaxDealsOpt = 10_000_000,
     out: Annotated[Path | None, typer.Option(
@@ -70,7 +70,7 @@ def _summary_cells(row, value, width) -> list[str]:
     if row["tie"]:
         return ["0 [0, 0]: exact tie", "-", "exact tie"]
     return [f"{value(row['estimate'])} [{value(row['ci_low'])}, {value(row['ci_high'])}]",
-            f"+-{width(row['independent_half_width'])}", f"{_num(row['variance_reduction'], 2, False)}x"]
+            f"±{width(row['independent_half_width'])}", f"{_num(row['variance_reduction'], 2, False)}x"]
 
 
 def print_compare_tables(result, console=None):
@@ -80,7 +80,6 @@ def print_compare_tables(result, console=None):
 
     from analyser.analyses.compare import SAME, heterogeneity_text
     from analyser.cli.tables import whole_numbers
-    from analyser.games.registry import get_game
     from analyser.io.numbers import plural
 
     console = console or Console()
@@ -88,10 +87,7 @@ def print_compare_tables(result, console=None):
     units = plural(m["unit"])
     arr = m["arrangements"]
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
-    try:
-        title = get_game(m["game"]).title
-    except Exception:  # a file of a game not registered here still prints
-        title = m["game"]
+    title = output.game_title(m["game"])
     console.print(f"[bold]{title}[/bold]: A = {m['policies']['A']}, B = {m['policies']['B']}; "
                   f"{m['players']} players, {m['deals']:,} {units}, seed {m['seed']} ({settings}). "
                   f"Every deal is played in each of {arr['count']} arrangements ({arr['name']}); "

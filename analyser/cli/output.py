@@ -16,6 +16,17 @@ PLOT_HELP = "Also draw the run's figure to this FILE: .png, .svg or .pdf. Defaul
 PlotOpt = Annotated[Path | None, typer.Option("--plot", metavar=FILE, show_default=False, help=PLOT_HELP)]
 
 
+def game_title(name: str) -> str:
+    """The game's title for a table's heading ("Spite & Malice", not its id), or the id of a game not
+    registered here (a results file from elsewhere still prints)."""
+    from analyser.games.registry import get_game
+
+    try:
+        return get_game(name).title
+    except Exception:
+        return name
+
+
 def print_result(result, fmt: Format):
     """Print a SimulationResult as a terminal table, one JSON object, or CSV of the seat rows."""
     if fmt == Format.json:

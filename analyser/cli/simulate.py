@@ -47,7 +47,7 @@ def simulate(
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add games or matches until every win share and rate has a Chow-Robbins half-width "
-             "z*sqrt((s^2 + 1/n)/n) at most H (0.005 = +-0.5 points), after at least 100, or --max-deals is "
+             "z*sqrt((s^2 + 1/n)/n) at most H (0.005 = ±0.5 points), after at least 100, or --max-deals is "
              "reached. The share whose interval is the widest drives the stop, which can bias it slightly (too "
              "little to measure over 300 seeds at H = 0.01); --rerun removes that. Default: a fixed number.")] = None,
     rerun: Annotated[bool, typer.Option(

@@ -1,13 +1,13 @@
 """``analyser sweep``: one policy's parameters over a range of values, in every seat, on common deals."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from analyser.cli import common, output
+from analyser.io.numbers import hundred, num
 
 POLICY_HELP = ("The line-up. One policy carries the values to sweep: PARAM=lo..hi (step 1), lo..hi:step, or "
                "a|b|c (a list: commas separate parameters), for one or two parameters "
@@ -67,19 +67,19 @@ def print_sweep(result, fmt: common.Format | str = common.Format.table, console=
 
 
 def _pc(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{100 * x:.2f}"
+    return hundred(x)
 
 
 def _pp(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{100 * x:+.2f}"
+    return hundred(x, sign=True)
 
 
 def _num(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x:,.3f}"
+    return num(x, 3, grouped=True)
 
 
 def _signed(x) -> str:
-    return "-" if x is None or not math.isfinite(x) else f"{x:+,.3f}"
+    return num(x, 3, sign=True, grouped=True)
 
 
 def _mark(row) -> str:
@@ -100,16 +100,12 @@ def print_sweep_table(result, console=None):
         others_text,
         recheck_text,
     )
-    from analyser.games.registry import get_game
     from analyser.io.numbers import plural
 
     console = console or Console()
     m, t = result.meta, result.table
     units = plural(m["unit"])
-    try:
-        title = get_game(m["game"]).title
-    except Exception:  # a file of a game not registered here still prints
-        title = m["game"]
+    title = output.game_title(m["game"])
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     aborted = int(t["aborted"].sum())
     console.print(f"[bold]{title}[/bold]: {m['swept']} against {others_text(m)}, in every seat "

@@ -52,7 +52,7 @@ def tournament(
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add deals to every pair until each head-to-head cell's 95% interval has half-width at most H "
-             "(0.005 = +-0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
+             "(0.005 = ±0.5 points), or --max-deals is reached. Default: a fixed number of deals.")] = None,
     max_deals: common.MaxDealsOpt = 10_000_000,
     bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", show_default=False,
                                            help=BOOTSTRAP_HELP)] = 200,
@@ -106,7 +106,6 @@ def print_tournament_tables(result, console=None):
     from rich.table import Table
 
     from analyser.cli.tables import whole_numbers
-    from analyser.games.registry import get_game
     from analyser.io.numbers import plural
 
     console = console or Console()
@@ -114,10 +113,7 @@ def print_tournament_tables(result, console=None):
     units = plural(m["unit"])
     arr = m.get("arrangements")
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
-    try:
-        title = get_game(m["game"]).title
-    except Exception:  # a file of a game not registered here still prints
-        title = m["game"]
+    title = output.game_title(m["game"])
     names = result.policies
     if result.mixed:
         seating = (f"{m['deals']:,} {units}, seed {m['seed']} ({settings}). Every table plays the same deals: "

@@ -61,7 +61,8 @@ def print_vary_tables(result, console=None):
     m = result.meta
     fixed = ", ".join(f"{k}={v}" for k, v in m["settings"].items() if v != "varied")
     values = [str(v) for v in m["values"]]
-    console.print(f"[bold]{m['game']}[/bold]: {m['setting']} = {' / '.join(values)}; {m['players']} players, "
+    console.print(f"[bold]{output.game_title(m['game'])}[/bold]: {m['setting']} = {' / '.join(values)}; "
+                  f"{m['players']} players, "
                   f"{m['deals']:,} {plural(m['unit'])} under each ({m['aborted']:,} dropped: aborted under some "
                   f"value), seed {m['seed']} ({fixed}). The same deals, seats and policies under every value.")
     table = Table(title="Win share under each value (95% intervals)", title_justify="left",
@@ -77,7 +78,7 @@ def print_vary_tables(result, console=None):
         tie = not first and row["win_diff"] == row["win_diff_ci_low"] == row["win_diff_ci_high"] == 0
         change = "" if first else "0: exact tie" if tie else \
             f"{_signed(row['win_diff'])} [{_signed(row['win_diff_ci_low'])}, {_signed(row['win_diff_ci_high'])}]"
-        independent = "" if first or tie else f"+-{hundred(row['win_diff_independent_half_width'])}"
+        independent = "" if first or tie else f"±{hundred(row['win_diff_independent_half_width'])}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       num(row["score_mean"], 3, grouped=True))
     console.print(table)

@@ -44,14 +44,24 @@ def preparing(enabled: bool):
         return _notebook_note()
     from rich.console import Console
 
-    return Console(stderr=True).status(LOADING)
+    return Console(stderr=True).status(LOADING) if _terminal() else nullcontext(None)
 
 
 def progress_bar(total: int, label: str, enabled: bool):
     """A bar of ``total`` units with ``advance(n, rate_text)``, or None when not enabled."""
     if not enabled:
         return nullcontext(None)
-    return NotebookBar(total, label) if in_notebook() else Bar(total, label)
+    if in_notebook():
+        return NotebookBar(total, label)
+    return Bar(total, label) if _terminal() else nullcontext(None)
+
+
+def _terminal() -> bool:
+    """Whether stderr is a terminal as rich sees it: elsewhere (a pipe, a log file) a rich bar or
+    spinner shows nothing but leaves a blank line behind."""
+    from rich.console import Console
+
+    return Console(stderr=True).is_terminal
 
 
 class Bar:

@@ -56,7 +56,7 @@ def check_precision(precision) -> float | None:
         return None
     if isinstance(precision, bool) or not isinstance(precision, numbers.Real) or not 0 < precision < 1 \
             or not math.isfinite(precision):
-        raise UserError(f"precision must be a half-width between 0 and 1 (0.005 is +-0.5 percentage points), "
+        raise UserError(f"precision must be a half-width between 0 and 1 (0.005 is ±0.5 percentage points), "
                         f"not {precision!r}")
     return float(precision)
 

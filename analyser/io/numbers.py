@@ -19,10 +19,14 @@ def missing(x) -> bool:
 
 def num(x, digits: int = 2, sign: bool = False, scale: float = 1.0, suffix: str = "", grouped: bool = False) -> str:
     """``x * scale`` with ``digits`` decimals, a + before positives with ``sign``, thousands
-    separated with ``grouped``, then ``suffix``."""
+    separated with ``grouped``, then ``suffix``. What rounds to zero is 0 without a sign: -0.0001
+    is no evidence of a negative effect, so it does not print as "-0.0" ("+0.0" neither)."""
     if missing(x):
         return "-"
-    return f"{scale * x:{'+' if sign else ''}{',' if grouped else ''}.{digits}f}{suffix}"
+    text = f"{scale * x:{'+' if sign else ''}{',' if grouped else ''}.{digits}f}"
+    if float(text.replace(",", "")) == 0:
+        text = f"{0.0:.{digits}f}"
+    return text + suffix
 
 
 def percent(x, digits: int = 2, sign: bool = False) -> str:

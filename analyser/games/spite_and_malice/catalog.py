@@ -4,9 +4,9 @@ them, so listing policies never imports numba.
 
 patient's defaults were measured, one switch at a time, as the match win share
 against builder (default rules; 4,000 matches with each seat order, seed 11,
-95% intervals): block=1 33.2% +-1.0 (holding back cards that would set up the
+95% intervals): block=1 33.2% ±1.0 (holding back cards that would set up the
 opponent costs more than it saves: 0.50 drawn rounds a match against 0.08),
-save_kings=0 10.9% +-0.7, side_runs=0 38.4% +-1.1, dump=0 4.9% +-0.5 (11 drawn
+save_kings=0 10.9% ±0.7, side_runs=0 38.4% ±1.1, dump=0 4.9% ±0.5 (11 drawn
 rounds a match: cards kept back starve the build piles); the mirror match
 builder-builder is 50.0% and random wins no match. Every switch's best value is
 builder's, so patient with its defaults plays exactly as builder does: it

@@ -20,10 +20,16 @@ def _cards(cards) -> str:
     return " ".join(card_name(c) for c in cards) or "-"
 
 
+# What a turn's symbols mean, printed under the header (docs/rules/spite_and_malice.md says more).
+LEGEND = ("Key: t12 s0 +7 9: seat 0's turn 12, drawing 7 9. P:5>b1 its payoff top onto",
+          "     build pile 1, S2:5>b1 its side pile 2's top, 5>b1 a hand card, K=6 a King",
+          "     as 6; | 9>s3 the discard onto side pile 3 that ends the turn.")
+
+
 def _header(setup: dict) -> list[str]:
     lines = [f"Spite & Malice, seed {setup['seed']}, {setup.get('unit', 'match')} {setup['deal']}"]
     lines += run_header(setup)
-    return lines
+    return lines + list(LEGEND)
 
 
 _WHY = {"higher_top": "the higher payoff top", "tie": "equal payoff tops, drawn at random",

@@ -280,6 +280,7 @@ def test_text_trace_fits_80_columns_and_tells_the_match():
     assert any(line.startswith("Round 1 — s") for line in lines)
     assert "plays out its payoff pile: wins round 0" in text and "done, stock" in text and "refill" in text
     assert "Result after 185 moves, 51 turns in 3 rounds: s0 (patient:save_kings=0) wins\n  8-7." in text
+    assert "Key: t12 s0 +7 9: seat 0's turn 12, drawing 7 9. P:5>b1 its payoff top onto" in text
 
 
 def test_cli_prints_the_same_trace():
