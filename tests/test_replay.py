@@ -52,17 +52,24 @@ def states(stream) -> list:
 def positions(game):
     kw = CASES[game]
     config = RunConfig.build(game, kw.get("players"), None, 1, kw["seed"], kw.get("rules"), kw["deal"])
-    return position_at(config, None)[0]
+    history, kit, _ = position_at(config, None)
+    return history, kit
 
 
 @pytest.mark.parametrize("game", list(CASES))
 def test_seat_views_hold_only_what_the_seat_sees_or_knows(pages, game):
     data = pages[game][0].data
-    history = positions(game)
+    history, kit = positions(game)
     everything = states(data["views"]["all"])
     assert len(everything) == len(history) == len(data["steps"]) == len(data["lines"])
     for step, position in enumerate(history):
         assert everything[step] == [position.locations()[n] for n in data["places"]]
+        d = data["steps"][step].get("d")
+        assert (d is None) == (position.decision(forced=True) is None)
+        if d:
+            legal = [a for j, h in enumerate(d["legal"]) for b in range(4) if int(h, 16) >> b & 1
+                     for a in [data["action_order"][4 * j + b]]]
+            assert d["chosen"] in legal and legal == sorted(kit.legal_actions(position.decision(forced=True)[1]))
     for seat in range(data["players"]):
         for step, (view, position) in enumerate(zip(states(data["views"][str(seat)]), history, strict=True)):
             seen = position.seen_by(seat)

@@ -77,7 +77,10 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         hidden_moves[str(seat)] = moves
     public = set.intersection(*(history[0].seen_by(s) for s in range(config.players)))
     statuses = [spec.status(p.pub[0]) for p in history]
-    chosen = {d["chosen"] for d in decisions if d} | {a for d in decisions if d for a in d["legal"]}
+    order = sorted({d["chosen"] for d in decisions if d} | {a for d in decisions if d for a in d["legal"]})
+    for d in decisions:
+        if d:
+            d["legal"] = _mask(d["legal"], order)
     return Replay({
         "game": config.game.name, "title": text[0], "seed": config.seed, "deal": config.first_deal,
         "unit": config.game.unit, "sub_unit": config.game.sub_unit, "players": config.players,
@@ -85,7 +88,7 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         "labels": [_label(n, spec.seat_places) for n in places], "public": [n in public for n in places],
         "layout": _layout(places, spec.seat_places, config.players),
         "cards": {str(c): spec.card(c) for c in deck}, "red": [str(c) for c in deck if spec.red(c)],
-        "actions": {str(a): kit.action_text(a) for a in sorted(chosen)},
+        "actions": {str(a): kit.action_text(a) for a in order}, "action_order": order,
         "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
         "steps": [_step(i, decisions, statuses) for i in range(len(history))],
         "lines": _log_lines(config.game.name, played.events, text, len(history)),
@@ -120,6 +123,16 @@ def _decision(position, kit, runner) -> dict | None:
     seat, args = found
     chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
     return {"seat": seat, "legal": [int(a) for a in kit.legal_actions(args)], "chosen": chosen}
+
+
+def _mask(legal: list[int], order: list[int]) -> str:
+    """Legal actions as hex digits, bit b of digit j for action ``order[4 j + b]`` (a third of the
+    size of the ids in a Spite & Malice match)."""
+    bits = [0] * ((len(order) + 3) // 4)
+    for a in legal:
+        k = order.index(a)
+        bits[k // 4] |= 1 << (k % 4)
+    return "".join(f"{b:x}" for b in bits).rstrip("0")
 
 
 def _step(i: int, decisions: list, statuses: list) -> dict:

@@ -95,8 +95,13 @@
       box.appendChild(el("div", "", "seat " + d.seat + " to move; its choices are its own"));
       return;
     }
-    box.appendChild(el("div", "", "seat " + d.seat + " to move, " + d.legal.length + " legal actions:"));
-    d.legal.forEach(function (a) {
+    var legal = [];
+    for (var j = 0; j < d.legal.length; j++) {
+      var digit = parseInt(d.legal[j], 16);
+      for (var b = 0; b < 4; b++) { if (digit >> b & 1) { legal.push(D.action_order[4 * j + b]); } }
+    }
+    box.appendChild(el("div", "", "seat " + d.seat + " to move, " + legal.length + " legal actions:"));
+    legal.forEach(function (a) {
       box.appendChild(el("span", "action" + (a === d.chosen ? " chosen" : ""), D.actions[a]));
     });
   }
