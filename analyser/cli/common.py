@@ -201,7 +201,10 @@ GamesAlias = Annotated[int | None, typer.Option("--games", metavar=N, hidden=Tru
 MatchesAlias = Annotated[int | None, typer.Option("--matches", metavar=N, hidden=True)]
 UnitOpt = Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", autocompletion=complete_unit,
                                              show_default=False,
-                                             help="A whole game or match (default), or a single hand.")]
+                                             help="What one unit is: a whole game or match (default), or, "
+                                                  "for games played in hands or rounds, a single hand or "
+                                                  "round from a fresh deal (hand: Enemy Anemone; round: "
+                                                  "Olenon, Spite & Malice).")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
                                       help="Run seed: with the settings it fixes every deal. Default: 0.")]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,
@@ -256,6 +259,12 @@ def policy_option(help: str):
     """The repeatable ``--policy NAME[:PARAM=VALUE,...]``."""
     return Annotated[list[str] | None, typer.Option("--policy", metavar=POLICY, help=help,
                                                     autocompletion=complete_policy, show_default=False)]
+
+
+def format_option(what: str = "result"):
+    """``--format/-f table|json|csv``, its choices written as every command writes them."""
+    return Annotated[Format, typer.Option("--format", "-f", show_default=False,
+                                          help=f"How to print the {what}: table, json or csv. Default: table.")]
 
 
 def players_option(help: str):

@@ -34,8 +34,7 @@ def compare(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
     plot: output.PlotOpt = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = common.Format.table,
+    fmt: common.format_option("result") = common.Format.table,
     run: common.RunArgs = None,
 ):
     """Compare policy A with policy B on duplicate deals.

@@ -30,7 +30,9 @@ def games():
         facts = Table.grid(padding=(0, 2))
         facts.add_column(style="dim")
         facts.add_column(overflow="fold")
-        facts.add_row("players", f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
+        counts = (f"{spec.min_players}" if spec.min_players == spec.max_players
+                  else f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
+        facts.add_row("players", counts)
         single = f"; --unit {spec.sub_unit}: single {plural(spec.sub_unit)}" if spec.single else ""
         facts.add_row("unit", f"{unit} (-n counts {plural(spec.unit)}{single})")
         facts.add_row("win", spec.outcome)

@@ -18,8 +18,7 @@ def merge(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the merged records (in unit order) to this Parquet FILE, which `analyser show` "
              "reads. Default: no file.")] = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the summary. Default: table.")] = common.Format.table,
+    fmt: common.format_option("summary") = common.Format.table,
 ):
     """Print one summary of several `simulate` results files, as if one run had played all their units.
 

@@ -33,7 +33,7 @@ def simulate(
     policy: PolicyOpt = None,
     count: Annotated[int | None, typer.Option(
         "--count", "-n", metavar=common.N, show_default=False,
-        help="How many to play: games (Palace) or matches, or hands with --unit hand. --deals, --games and "
+        help="How many to play: games (Palace) or matches, or hands or rounds with --unit. --deals, --games and "
              "--matches are other names for it. Default: 10,000; with --precision the first batch, 1,000.")] = None,
     deals: Annotated[int | None, typer.Option("--deals", metavar=common.N, hidden=True)] = None,
     games: Annotated[int | None, typer.Option("--games", metavar=common.N, hidden=True)] = None,
@@ -63,8 +63,7 @@ def simulate(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write one row per game or match to this Parquet FILE; an existing FILE is replaced only "
              "when the run completes. Default: no file.")] = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the summary. Default: table.")] = common.Format.table,
+    fmt: common.format_option("summary") = common.Format.table,
     plot: output.PlotOpt = None,
     first_deal: common.FirstDealOpt = 0,
     chunk_size: common.ChunkSizeOpt = 1 << 16,
@@ -104,8 +103,7 @@ def simulate(
 def show(
     file: Annotated[Path, typer.Argument(metavar=common.FILE, show_default=False,
                                          help="A results file written with --out.")],
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the summary. Default: table.")] = common.Format.table,
+    fmt: common.format_option("summary") = common.Format.table,
 ):
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
     with --out."""

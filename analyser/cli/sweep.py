@@ -35,9 +35,9 @@ def sweep(
                                                 help="Also write the table and metadata to this Parquet "
                                                      "FILE.")] = None,
     plot: output.PlotOpt = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", metavar="table|json|csv", show_default=False,
-                                        help="Output: table (default), json or csv (the table's rows).")
-                   ] = common.Format.table,
+    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
+                                               help="How to print the result: table, json or csv (the table's "
+                                                    "rows). Default: table.")] = common.Format.table,
     run: common.RunArgs = None,
 ):
     """Sweep one policy's parameters over values against a line-up, in every seat, on common deals.

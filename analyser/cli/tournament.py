@@ -33,9 +33,8 @@ EQUILIBRIUM_NOTE = ("Equilibrium (Nash averaging over A = (M - M^T) / 2): the mi
 MIXED_NOTE = ("Finishing orders enter as top-1 choices: each policy is chosen from itself and those that finished "
               "strictly below it; tied policies are not compared (without ties: the Plackett-Luce stages). The rating "
               "intervals are robust to the shared deals (a sandwich over deals).")
-FORMAT_HELP = ("How to print the result: tables; one JSON object; or CSV of the head-to-head matrix in long "
-               "form (policy, against, win_share or, with mixed tables, above_share, ci_low, ci_high). "
-               "Default: table.")
+FORMAT_HELP = ("How to print the result: table, json or csv (the head-to-head matrix in long form: policy, "
+               "against, win_share or, with mixed tables, above_share, ci_low, ci_high). Default: table.")
 
 
 DEALS_HELP = (

@@ -22,34 +22,37 @@ def trace(
                                       help="Run seed, as given to simulate. Default: 0.")] = 0,
     deal: Annotated[int | None, typer.Option(
         "--deal", "-d", metavar=common.N, show_default=False,
-        help="Which game or match of the run to play (its index), counting from 0. Default: 0.")] = None,
-    unit: Annotated[int | None, typer.Option("--unit", "-u", metavar=common.N, hidden=True)] = None,   # its old name
+        help="Which unit of the run to play (its index: a game, a match, or with --unit a hand or round), "
+             "counting from 0. Default: 0.")] = None,
+    unit: common.UnitOpt = None,
     hand: Annotated[int | None, typer.Option(
         "--hand", "--round", metavar="K", show_default=False,
-        help="Show only hand K (Enemy Anemone) or round K (Olenon) of the match; for games played whole, "
-             "like Palace, there is none. Default: the whole game or match.")] = None,
+        help="Show only hand K (Enemy Anemone) or round K (Olenon, Spite & Malice) of the match, counting "
+             "from 0 as the trace does; games played whole, like Palace, have none. Default: the whole game "
+             "or match.")] = None,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=common.RULE, help=RULE_HELP,
                                                       autocompletion=common.complete_rule, show_default=False)] = None,
     fmt: Annotated[TraceFormat, typer.Option("--format", "-f", show_default=False,
-                                             help="text for people, jsonl for programs. Default: text.")]
-        = TraceFormat.text,
+                                             help="How to print the moves: text or jsonl (one JSON object a "
+                                                  "line). Default: text.")] = TraceFormat.text,
 ):
-    """Play one game (Palace) or match and print every move.
+    """Play one game (Palace), match, or with --unit one hand or round, and print every move.
 
-    It is exactly the game or match that `simulate` played with that index and seed."""
+    It is exactly the unit that `simulate` played with that index, seed and --unit. The text ends with how to
+    roll out a decision: `analyser rollout GAME --list` gives each decision's step K (in Palace the play's
+    number in this trace)."""
     from analyser.analyses.trace import trace as run_trace
     from analyser.engine.config import MAX_INDEX, whole_number
     from analyser.games.registry import get_game, parse_rule_args
 
-    deal = common.one_of({"--deal": deal, "--unit": unit}, 0)
-    spec = get_game(game)
+    deal = 0 if deal is None else deal
+    spec = get_game(game).for_unit(unit)
     whole_number(deal, f"--deal (the index of the {spec.unit})", 0, MAX_INDEX)
     result = run_trace(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),
-                       hand=hand)
+                       hand=hand, unit=unit)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
-    if fmt != TraceFormat.jsonl:
+    if fmt != TraceFormat.jsonl and unit in (None, get_game(game).unit):
         typer.echo(f"\nWhich action was best at a decision? `analyser rollout {game} --seed {seed} --deal {deal} "
                    f"--list`\ngives each decision's K; `--step K` rolls it out.")
-

@@ -26,8 +26,7 @@ def vary(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="Also write the table and the configuration to this Parquet FILE.")] = None,
     plot: output.PlotOpt = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                        help="How to print the result. Default: table.")] = common.Format.table,
+    fmt: common.format_option("result") = common.Format.table,
     run: common.RunArgs = None,
 ):
     """What a rule setting is worth: the same seats on the same deals under each value of it.

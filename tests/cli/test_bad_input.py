@@ -26,7 +26,9 @@ def assert_one_line(stderr: str, message: str):
 
 @pytest.mark.parametrize("args,message", [
     (["trace", "palace", "--deal", BIG], "--deal (the index of the game) must be from 0 to"),
-    (["trace", "palace", "--unit", str(2**64)], "--deal (the index of the game) must be from 0 to"),
+    (["trace", "palace", "--deal", str(2**64)], "--deal (the index of the game) must be from 0 to"),
+    (["trace", "palace", "--unit", "3"], "palace simulates only whole games, not '3'"),
+    (["trace", "enemy_anemone", "--unit", "hand", "--deal", "-1"], "--deal (the index of the hand) must be"),
     (["trace", "palace", "--deal", "-1"], "must be from 0 to"),
     (["trace", "palace", "--seed", BIG], "seed must be from 0 to"),
     (["trace", "palace", "--hand", "1"], "palace has no hands or rounds"),
@@ -45,7 +47,6 @@ def assert_one_line(stderr: str, message: str):
     (["simulate", "palace", "--rule", "max_actions=0"], "out of range"),
     (["simulate", "palace", "--rule", "short_game=maybe"], "on or off"),
     (["simulate", "palace", "--deals", "5", "--games", "6"], "--deals and --games are one option"),
-    (["trace", "palace", "--unit", "5", "--deal", "6"], "--deal and --unit are one option"),
     (["simulate", "palace", "--unit", "hand"], "palace simulates only whole games, not 'hand'"),
     (["simulate", "highcard", "--unit", "round"], "highcard simulates a match or a hand, not 'round'"),
     (["simulate", "highcard", "-u", "hand", "--rule", "hands=3"],
@@ -160,6 +161,6 @@ def test_hand_of_a_match(tmp_path):
     assert one.exit_code == 0, one.output
     events = [json.loads(x) for x in one.stdout.splitlines()]
     assert {e["hand"] for e in events if "hand" in e} == {hands[-1]}
-    bad = runner.invoke(app, ["trace", game, "--unit", "3", "--hand", str(hands[-1] + 1)])   # --deal's old name
+    bad = runner.invoke(app, ["trace", game, "--deal", "3", "--hand", str(hands[-1] + 1)])
     assert bad.exit_code == 2
     assert_one_line(bad.stderr, f"not {hands[-1] + 1}")

@@ -47,8 +47,21 @@ def test_simulate_help_names_the_metavars_and_every_default():
 def test_trace_help_names_deal_and_hand():
     flat = _flat(help_text("trace"))
     assert "--deal" in flat and "-d" in flat and "--hand" in flat and "(palace: saver" in flat
-    assert "Which game or match of the run to play (its index), counting from 0. Default: 0." in flat
-    assert "--unit" not in flat          # --deal's old name, hidden: simulate's --unit says what a record is
+    assert "Which unit of the run to play (its index: a game, a match, or with --unit a hand or round)" in flat
+    assert "round K (Olenon, Spite & Malice) of the match, counting from 0" in flat
+    assert "single hand or round from a fresh deal" in flat     # --unit as simulate's, not --deal's old name
+    assert "How to print the moves: text or jsonl" in flat and "gives each decision's step K" in flat
+
+
+def test_format_choices_are_written_one_way():
+    for command in ("simulate", "show", "compare", "tournament", "sweep", "vary", "merge"):
+        flat = _flat(help_text(command))
+        assert "<table|json|csv>" in flat and ": table, json or csv" in flat and "Default: table." in flat, command
+
+
+def test_plot_help_names_every_kind_of_results_file():
+    flat = _flat(help_text("plot"))
+    assert "simulate, compare, tournament, sweep, vary, rollout or review" in flat
 
 
 def _flat(text: str) -> str:

@@ -66,3 +66,16 @@ def test_single_spite_and_malice_rounds_say_a_rounds_win_and_no_match_columns():
     assert flat.count("turns per round") == 1
     whole = run("simulate", "spite_and_malice", "-n", "20", "--no-progress")
     assert "target points" in " ".join(whole.stdout.split()) and "rounds per match" in whole.stdout
+
+
+def test_games_prints_one_player_count_alone():
+    flat = " ".join(run("games").stdout.replace("│", " ").split())
+    assert "players 2 unit match of rounds" in flat and "2-2" not in flat and "players 2-4 (default 4)" in flat
+
+
+def test_trace_unit_is_simulates_unit_and_deal_its_index():
+    r = run("trace", "enemy_anemone", "--unit", "hand", "--deal", "3")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("Enemy Anemone, 4 players, seed 0, hand 3") and "hands=1" in r.stdout
+    help_flat = " ".join(run("simulate", "--help").stdout.replace("│", " ").split())
+    assert "hands or rounds with --unit" in help_flat
