@@ -1,13 +1,15 @@
-"""Terminal tables for a result (rich). Numbers are never cut: cells fold at
-any width, and an interval sits under its value when a column is narrow."""
+"""Terminal tables for a result (rich), made to fit 80 columns: an interval is written as its
+value and half-width ("47.6 ±0.3", --format json has both ends), a table of many columns is
+split into several, and no number, header word or policy spec is ever cut in two."""
 from __future__ import annotations
 
 import math
+import textwrap
 
 from rich.console import Console
 from rich.table import Table
 
-from analyser.io.numbers import num, percent, plural
+from analyser.io.numbers import num, percent, plural, plus_minus
 from analyser.stats.summary import pooling
 
 
@@ -18,6 +20,7 @@ def _small_pct(x) -> str:
     return f"{100 * x:.2g}%"
 
 
+PLUS_MINUS = "± is the 95% interval's half-width (its larger side; --format json gives both ends)"
 
 
 def _with_ci(value: str, low: str, high: str) -> str:
@@ -37,52 +40,78 @@ def _add(table: Table, name: str, left: bool = False):
 
 
 def outcome_table(title: str, frame, keys: list[str], game, caption: str | None = None) -> Table:
-    """Win share, draw rate, score and rank per row, then the game's rate columns."""
+    """Win share, draw rate, score and rank per row, then the game's rate columns; shares in % with ±.
+    The completed units, the same in every row, are said once in the title rather than in a column."""
+    counts = frame["games"].unique()
+    one_count = len(counts) == 1
+    if one_count:
+        done = f"{int(counts[0]):,} completed {plural(game.unit)}"
+        title = f"{title[:-1]}; {done})" if title.endswith(")") else f"{title} ({done})"
     table = _table(title, caption)
     for k in keys:
         _add(table, k, left=k in ("policy", "policies"))
-    _add(table, plural(game.unit))
-    _add(table, "win share (95% CI)")
+    if not one_count:
+        _add(table, plural(game.unit))
+    _add(table, "win %")
     draws = frame["draw_rate"].fillna(0).max() > 0
     if draws:
-        _add(table, "draws")
+        _add(table, "draws %")
     score = not frame["score_mean"].equals(frame["win_rate"])   # Palace's score is its win: not shown twice
     if score:
-        _add(table, "mean score (95% CI)")
+        _add(table, "mean score")
     _add(table, "mean rank")
     rates = [c for c in game.columns if c.per == "seat" and c.kind == "rate"]
     for col in rates:
-        _add(table, f"{col.description} (95% CI)")
+        _add(table, f"{col.description} %")
     for row in frame.to_dict("records"):
-        cells = [str(row[k]) for k in keys]
-        cells.append(f"{row['games']:,}")
-        cells.append(_with_ci(percent(row["win_rate"]), percent(row["win_ci_low"]), percent(row["win_ci_high"])))
+        cells = [str(row[k]) for k in keys] + ([] if one_count else [f"{row['games']:,}"])
+        cells.append(plus_minus(row["win_rate"], row["win_ci_low"], row["win_ci_high"]))
         if draws:
-            cells.append(percent(row["draw_rate"]))
+            cells.append(num(row["draw_rate"], 1, scale=100))
         if score:
-            cells.append(_with_ci(_num(row["score_mean"], 3), _num(row["score_ci_low"], 3),
-                                  _num(row["score_ci_high"], 3)))
+            cells.append(plus_minus(row["score_mean"], row["score_ci_low"], row["score_ci_high"], scale=1))
         cells.append(_num(row["mean_rank"], 3))
         for col in rates:
             n = col.name
-            cells.append(_with_ci(percent(row[f"{n}_rate"]), percent(row[f"{n}_ci_low"]), percent(row[f"{n}_ci_high"])))
+            cells.append(plus_minus(row[f"{n}_rate"], row[f"{n}_ci_low"], row[f"{n}_ci_high"]))
         table.add_row(*cells)
     return table
 
 
-def mean_columns_table(frame, keys: list[str], game) -> Table | None:
+def mean_columns_tables(frame, keys: list[str], game, width: int) -> list[Table]:
+    """The game's per-seat means, in as many tables as it takes for each to fit ``width`` columns
+    (the key columns repeated in each), rather than one whose numbers and headers fold."""
     means = [c for c in game.columns if c.per == "seat" and c.kind == "mean"]
-    if not means:
-        return None
-    table = _table(f"Per {game.unit}, completed {plural(game.unit)}")
-    for k in keys:
-        _add(table, k, left=k == "policy")
+    rows = frame.to_dict("records")
+    cells = {k: [str(r[k]) for r in rows] for k in keys}
+    cells |= {c.description: [_num(r[f"{c.name}_per_{game.unit}"]) for r in rows] for c in means}
+    groups: list[list[str]] = []
+    used = width
     for col in means:
-        _add(table, col.description)
-    for row in frame.to_dict("records"):
-        table.add_row(*(str(row[k]) for k in keys),
-                      *(_num(row[f"{c.name}_per_{game.unit}"]) for c in means))
-    return table
+        need = _needed(col.description, cells[col.description])
+        if not groups or used + need > width:
+            groups.append([])
+            used = 1 + sum(_needed(k, cells[k]) for k in keys)
+        groups[-1].append(col.description)
+        used += need
+    tables = []
+    for i, names in enumerate(groups):
+        table = _table(f"Per {game.unit}, completed {plural(game.unit)}" + (f" ({i + 1} of {len(groups)})"
+                                                                          if len(groups) > 1 else ""))
+        for k in keys:
+            _add(table, k, left=k == "policy")
+        for name in names:
+            _add(table, name)
+        for r in range(len(rows)):
+            table.add_row(*(cells[k][r] for k in keys), *(cells[n][r] for n in names))
+        tables.append(table)
+    return tables
+
+
+def _needed(header: str, cells: list[str]) -> int:
+    """The columns a table column takes when neither its cells nor its header's words are cut: the
+    widest cell or header word, and the padding and rule beside it."""
+    return max(len(w) for text in [header, *cells] for w in text.split()) + 3
 
 
 
@@ -143,13 +172,39 @@ def run_table(result) -> Table:
     return run
 
 
-def whole_numbers(table: Table) -> Table:
-    """Make each number column at least as wide as its widest word, so that a
-    narrow terminal wraps cells between numbers, never inside one."""
-    for col in table.columns:
-        if col.justify == "right":
-            col.min_width = max((len(w) for c in col._cells for w in str(c).split()), default=0) or None
+def whole_numbers(table: Table, width: int | None = None) -> Table:
+    """Make each column at least as wide as its widest word, header included, so that a narrow
+    terminal wraps cells between words, never inside a number, a header word or a policy spec
+    (``timing:min_points=5``; only a table too wide even so folds its labels). With ``width`` (the
+    console's), also fix each column's width when the
+    table does not fit as it is: every column its widest word, the room left going a column at a
+    time to the one wrapped over the most lines (rich's own narrowing shares it out evenly and cuts
+    words, or the table's edge, when that cannot fit)."""
+    texts = [[str(c) for c in (col.header, *col._cells)] for col in table.columns]
+    least = [max((len(w) for t in col for w in t.split()), default=0) for col in texts]
+    whole = [max((len(line) for t in col for line in t.splitlines()), default=0) for col in texts]
+    for col, m in zip(table.columns, least, strict=True):
+        col.min_width = m or None
+    room = (width or 0) - 3 * len(texts) - 1 - sum(least)       # a column's padding and rule: 3
+    if width is not None and room < 0:          # too narrow even so: a label may fold, a number never
+        for col in table.columns:
+            if col.justify == "left":
+                col.min_width = None
+    if width is None or room < 0 or room >= sum(whole) - sum(least):
+        return table
+    widths = list(least)
+    for _ in range(room):       # a column at a time to the one that takes the most lines
+        i = max((i for i in range(len(texts)) if widths[i] < whole[i]),
+                key=lambda i: (_lines(texts[i], widths[i]), -whole[i]))
+        widths[i] += 1
+    for col, w in zip(table.columns, widths, strict=True):
+        col.width = w
     return table
+
+
+def _lines(texts: list[str], width: int) -> int:
+    """The lines the tallest of ``texts`` takes wrapped at ``width``."""
+    return max((len(textwrap.wrap(t, width)) for t in texts), default=1)
 
 
 def print_tables(result, console: Console | None = None):
@@ -158,7 +213,7 @@ def print_tables(result, console: Console | None = None):
     settings = ", ".join(f"{k}={v}" for k, v in meta["settings"].items())
     console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {meta['deals']:,} {plural(game.unit)}, "
                   f"seed {meta['seed']} ({settings}). Win = {game.outcome}; rates over completed "
-                  f"{plural(game.unit)}.")
+                  f"{plural(game.unit)}; {PLUS_MINUS}.")
     tables = [outcome_table("Per seat", result.summary, ["seat", "policy"] + (["team"] if result.teams else []),
                             game)]
     if len(set(result.labels)) < len(result.labels):
@@ -167,11 +222,10 @@ def print_tables(result, console: Console | None = None):
     if result.by_team is not None:
         tables.append(outcome_table("Per team", result.by_team, ["team", "policies"], game,
                                     caption=pooling(game.unit)["team"]))
-    tables.append(mean_columns_table(result.summary, ["seat", "policy"], game))
+    tables += mean_columns_tables(result.summary, ["seat", "policy"], game, console.width)
     tables.append(run_table(result))
     for table in tables:
-        if table is not None:
-            console.print(whole_numbers(table))
+        console.print(whole_numbers(table, console.width))
 
 
 def _num(x, digits: int = 2) -> str:

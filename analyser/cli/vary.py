@@ -8,7 +8,7 @@ import typer
 
 from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
-from analyser.io.numbers import hundred, num
+from analyser.io.numbers import hundred, num, plus_minus
 
 DEALS_HELP = (
     "Deals to play, each under every value (--count, --games and --matches are other names for it). "
@@ -54,6 +54,7 @@ def print_vary_tables(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
+    from analyser.cli.tables import whole_numbers
     from analyser.io.numbers import plural
 
     console = console or Console()
@@ -65,23 +66,20 @@ def print_vary_tables(result, console=None):
                   f"{m['deals']:,} {plural(m['unit'])} under each ({m['aborted']:,} dropped: aborted under some "
                   f"value), seed {m['seed']} ({fixed}). The same deals, seats and policies under every value.")
     table = Table(title="Win share under each value (95% intervals)", title_justify="left",
-                  caption=f"change: points of win share from {m['setting']}={values[0]}, paired by deal; "
+                  caption=f"win %: ± is the 95% interval's half-width (its larger side; --format json gives both "
+                          f"ends); change: points of win share from {m['setting']}={values[0]}, paired by deal; "
                           f"indep.: the half-width independent deals would give; exact tie: the same on every "
                           f"deal", caption_justify="left")
-    for name, left in (("group", True), ("policies", True), (m["setting"], True), ("win share", False),
-                       ("change (points)", False), ("indep.", False), ("score", False)):
+    for name, left in (("group", True), ("policies", True), (m["setting"], True), ("win %", False),
+                       ("change", False), ("indep.", False), ("score", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.iterrows():
         first = row["value"] == values[0]
-        share = f"{hundred(row['win_mean'])}% [{hundred(row['win_ci_low'])}, {hundred(row['win_ci_high'])}]"
+        share = plus_minus(row["win_mean"], row["win_ci_low"], row["win_ci_high"])
         tie = not first and row["win_diff"] == row["win_diff_ci_low"] == row["win_diff_ci_high"] == 0
         change = "" if first else "0: exact tie" if tie else \
-            f"{_signed(row['win_diff'])} [{_signed(row['win_diff_ci_low'])}, {_signed(row['win_diff_ci_high'])}]"
-        independent = "" if first or tie else f"±{hundred(row['win_diff_independent_half_width'])}"
+            plus_minus(row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"], sign=True)
+        independent = "" if first or tie else f"±{hundred(row['win_diff_independent_half_width'], 1)}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       num(row["score_mean"], 3, grouped=True))
-    console.print(table)
-
-
-def _signed(x) -> str:
-    return hundred(x, sign=True)
+    console.print(whole_numbers(table, console.width))

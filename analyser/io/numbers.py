@@ -44,6 +44,19 @@ def points(x, digits: int = 2, sign: bool = True) -> str:
     return num(x, digits, sign, 100, "pp")
 
 
+def plus_minus(x, low, high, scale: float = 100.0, sign: bool = False) -> str:
+    """``x`` and the larger side of its interval [low, high], both times ``scale``: ``"47.6 ±0.3"``, with
+    the half-width's first significant figure (one to three decimals); the value alone for an interval of
+    width 0. Narrower than ``x [low, high]``, so a table of them fits 80 columns."""
+    if missing(x):
+        return "-"
+    half = float("nan") if missing(low) or missing(high) else scale * max(x - low, high - x)
+    if missing(half) or half <= 0:
+        return num(x, 1, sign, scale)
+    digits = min(3, max(1, -math.floor(math.log10(half))))
+    return f"{num(x, digits, sign, scale)} ±{num(half / scale, digits, False, scale)}"
+
+
 def p_text(p) -> str:
     """A p-value after "p": ``'< 0.0001'`` or ``'= 0.034'``."""
     return "-" if missing(p) else "< 0.0001" if p < 1e-4 else f"= {p:.2g}"

@@ -26,7 +26,7 @@ def test_a_pooled_share_constant_by_construction_shows_its_interval():
     console = Console(record=True, width=200)
     print_tables(analyser.simulate("palace", players=4, policies=["random"] * 3 + ["saver"], n=300, seed=1), console)
     pooled = next(line for line in console.export_text().splitlines() if "random" in line and "0,1,2" in line)
-    assert "66.67% [" in pooled
+    assert "66.7 ±" in pooled
     console = Console(record=True, width=200)
     print_tables(analyser.simulate("palace", players=2, n=100, precision=0.05, seed=1), console)
     assert "Chow-Robbins half-width" in console.export_text()
