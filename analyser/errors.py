@@ -12,12 +12,15 @@ class Interrupted(UserError):
 
 class AbortedUnits(UserWarning):
     """More than ABORT_LIMIT of a run's units (or plays: units x arrangements) hit the action cap:
-    every share and rate is then over the completed ones only, which may not be the game's."""
+    every share and rate is then over the completed ones only, which may not be the game's. A
+    rollout's play-outs (``lost``) count an aborted one as no win for the seat instead."""
 
-    def __init__(self, aborted: int, played: int, what: str):
-        self.aborted, self.played, self.what = aborted, played, what
+    def __init__(self, aborted: int, played: int, what: str, lost: bool = False):
+        self.aborted, self.played, self.what, self.lost = aborted, played, what, lost
+        then = ("each counts as no win and no score for the seat" if lost else
+                f"every share and rate is over the {played - aborted:,} completed {what} only")
         super().__init__(f"{aborted:,} of {played:,} {what} ({100 * aborted / played:.1f}%) aborted at the action "
-                         f"cap; every share and rate is over the {played - aborted:,} completed {what} only")
+                         f"cap; {then}")
 
 
 ABORT_LIMIT = 0.01

@@ -223,3 +223,19 @@ def test_open_cards_plays_the_true_position_and_says_it_overstates():
     assert seen.wins.std(axis=0).max() == 0        # saver draws nothing: the true position plays the same way
     cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "50", "--open-cards"])
     assert cli.exit_code == 0 and "OPEN CARDS" in cli.output
+
+
+def test_aborted_play_outs_are_counted_as_lost_and_said():
+    """Play-outs cut at the action cap count as no win for the seat, and above 1% a warning says so
+    (in Python one a rollout, in the CLI one line for the command)."""
+    from analyser.errors import AbortedUnits
+
+    with pytest.warns(AbortedUnits, match="play-outs .* each counts as no win"):
+        r = rollout("palace", seed=1, step=20, trials=50, rules={"max_actions": 60})
+    assert (r.table["win"] == 0).all()
+    result = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "50",
+                                 "--rule", "max_actions=60"])
+    assert result.exit_code == 0
+    assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [
+        "warning: 200 of 200 play-outs (100.0%) aborted at the action cap; each counts as no win and no score "
+        "for the seat"]

@@ -18,6 +18,7 @@
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.engine.config import RunConfig, whole_number
-from analyser.errors import UserError
+from analyser.errors import ABORT_LIMIT, AbortedUnits, UserError
 from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
@@ -195,7 +196,7 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     current = np.full((rule.trials, legal.size, 2), np.nan) if sub else None
     active = np.ones(legal.size, bool)
     dropped_at = np.zeros(legal.size, np.int64)
-    done = 0
+    done = aborted = plays = 0
     while done < rule.trials and (done == 0 or not _precise(wins[:done], active, rule.precision)):
         n = min(BATCH, rule.trials - done)
         worlds = [position.relocate(position.locations()) if rule.open_cards else
@@ -204,6 +205,7 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
         out, now = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
                                    (step << 32) + done)
         wins[done: done + n, active] = out["win"][:, :, mover]
+        aborted, plays = aborted + int(out["aborted"].sum()), plays + out.size
         scores[done: done + n, active] = out["score"][:, :, mover]
         if current is not None:
             current[done: done + n, active] = now[:, :, :, mover]
@@ -216,6 +218,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
             worse = _clearly_worse(wins[:done], active)
             dropped_at[worse] = done
             active &= ~worse
+    if aborted > ABORT_LIMIT * plays:
+        warnings.warn(AbortedUnits(aborted, plays, "play-outs", lost=True), stacklevel=2)
     wins, scores = wins[:done], scores[:done]
     table = _table(wins, scores, legal, played, kit, dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,

@@ -84,7 +84,7 @@ def aborted_warning():
     if seen:
         whats = {w.what for w in seen}
         total = AbortedUnits(sum(w.aborted for w in seen), sum(w.played for w in seen),
-                             whats.pop() if len(whats) == 1 else "plays")
+                             whats.pop() if len(whats) == 1 else "plays", all(w.lost for w in seen))
         typer.echo(f"warning: {total}", err=True)
 
 

@@ -47,7 +47,7 @@ def rollout(
     precision: Annotated[float | None, typer.Option(
         "--precision", metavar="H", show_default=False,
         help="Add worlds (2,048 at a time) until every action still rolled out has a 95% half-width of at "
-             "most H (0.01 = +-1 point of win share). Default: a fixed number.")] = None,
+             "most H (0.01 = ±1 point of win share). Default: a fixed number.")] = None,
     drop: Annotated[bool, typer.Option(
         "--drop", show_default=False,
         help="Stop rolling out an action once it is 3 paired standard errors below the best, after at least "
