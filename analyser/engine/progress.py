@@ -18,7 +18,7 @@ import sys
 import time
 from contextlib import contextmanager, nullcontext
 
-LOADING = "loading compiled code (after an install or an edit: compiling, 20-40 s)"
+LOADING = "loading compiled code (after an install or an edit: compiling, 10-60 s)"
 SHOW_LOAD_AFTER = 0.5     # seconds: a shorter load is not worth a line
 UPDATE_EVERY = 0.2        # seconds between notebook display updates
 

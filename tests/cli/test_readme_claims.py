@@ -1,0 +1,34 @@
+"""What the README says of the program, checked against the program (issue 21: the README claimed
+open talk helps the partner team recover what passing loses; its own `vary` measured -0.17 points)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import analyser
+from analyser.engine.progress import LOADING
+
+README = (Path(__file__).parents[2] / "README.md").read_text()
+
+pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
+
+
+def test_the_compile_estimate_is_the_spinners():
+    span = re.search(r"compiles the engine \((\d+-\d+)\s+seconds", README).group(1)
+    assert f"compiling, {span} s" in LOADING
+
+
+def test_what_open_talk_is_worth_to_partner_is_what_vary_measures():
+    claim = re.search(r"gives the partner team (-?[\d.]+) ±([\d.]+) points of win share under\s+`talk=open` "
+                      r"\(paired by deal; ([\d.]+)% against ([\d.]+)%\)", README)
+    assert claim, "the README's sentence on open talk changed: update this test with it"
+    change, half, open_share, none_share = (float(x) for x in claim.groups())
+    table = analyser.vary("olenon", "talk", policies=["partner", "shed"], n=100_000).table
+    team = table[table["group"] == "team 0"].set_index("value")
+    opened = team.loc["open"]
+    side = max(opened["win_diff"] - opened["win_diff_ci_low"], opened["win_diff_ci_high"] - opened["win_diff"])
+    assert round(100 * opened["win_diff"], 2) == change and round(100 * side, 2) == half
+    assert round(100 * opened["win_mean"], 1) == open_share
+    assert round(100 * team.loc["none", "win_mean"], 1) == none_share
