@@ -9,7 +9,7 @@ PYTHON  ?= $(shell for p in python3.11 python3; do \
 VENV    ?= .venv
 BIN     := $(VENV)/bin
 
-.PHONY: demo test lint bench calibrate clean
+.PHONY: demo test lint bench calibrate reports clean
 
 $(BIN)/activate:
 	@if [ -z "$(PYTHON)" ] || ! "$(PYTHON)" -c '$(PY_OK)' >/dev/null 2>&1; then \
@@ -58,6 +58,18 @@ calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_report.py
 	$(BIN)/python benchmarks/calibrate_report.py --game palace --players 4 --policy random \
 	    --policy saver --policy saver --policy saver --section seats --section players
+
+# The example balance reports in reports/ (reports/README.md: what each plays, how long it takes): each game's
+# Markdown, JSON and figures, then the same report as one HTML page (the same seed, so the same numbers).
+reports: $(VENV)/.installed
+	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000
+	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000 --out reports/palace.html
+	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000
+	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000 --out reports/enemy_anemone.html
+	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000
+	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000 --out reports/olenon.html
+	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000
+	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000 --out reports/spite_and_malice.html
 
 clean:
 	rm -rf $(VENV) .pytest_cache
