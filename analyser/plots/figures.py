@@ -22,6 +22,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from analyser.errors import UserError
+from analyser.io.numbers import num, plural, plus_minus
 from analyser.io.results_file import check_target
 
 INTERVAL = "95% intervals"
@@ -112,8 +113,13 @@ def percent_axis(ax, axis: str = "y", decimals: int | None = None) -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0, decimals=decimals))
 
 
+def points_axis() -> FuncFormatter:
+    """Ticks in percentage points, signed; zero without a sign (never "-0.0 pp")."""
+    return FuncFormatter(lambda v, _: num(v, 1, True, 100, " pp"))
+
+
 def pct(x: float, digits: int = 1) -> str:
-    return "-" if x is None or not np.isfinite(x) else f"{100 * x:.{digits}f}%"
+    return num(x, digits, scale=100, suffix="%")
 
 
 def game_spec(meta: dict):
@@ -142,8 +148,6 @@ def fair_share(meta: dict, game=None) -> float | None:
 
 def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
     """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
-    from analyser.io.numbers import plural
-
     game = game or game_spec(meta)
     parts = [game_title(meta, game)]
     if meta.get("players"):
@@ -167,6 +171,13 @@ def caption(fig, meta: dict, game=None, extra: Sequence[str] = (), intervals: bo
 
     chars = int(fig.get_figwidth() * 14)       # about 14 characters of 8-point text an inch
     fig.supxlabel(textwrap.fill(caption_text(meta, game, extra, intervals), chars), fontsize=8, color="#444444")
+
+
+def title(fig, text: str) -> None:
+    """The figure's title, wrapped to its width (about 8 characters of 12-point text an inch)."""
+    import textwrap
+
+    fig.suptitle(textwrap.fill(text, int(fig.get_figwidth() * 8)))
 
 
 def _result_caption(fig, result) -> None:
@@ -205,32 +216,71 @@ def _win_panels(result, ax_seat, ax_policy) -> None:
 
 
 def _length_panel(result, ax) -> None:
-    """Distribution of the completed units' length, mean and 95th percentile marked."""
-    from analyser.io.numbers import plural
-
+    """Distribution of the completed units' length, mean and 95th percentile marked; a few lengths as
+    labelled bars, one length as a sentence (a single bar says nothing)."""
     game, hist = result.game, np.asarray(result.tally.length_hist, float)
     units = plural(game.unit)
-    ax.set_xlabel(f"{game.length} per {game.unit}")
-    ax.set_ylabel(f"share of {units}")
     ax.set_title(f"length of completed {units}", fontsize=10)
     total = hist.sum()
     if total == 0:
-        ax.text(0.5, 0.5, f"no completed {units}", ha="center", va="center", transform=ax.transAxes)
+        _note(ax, f"no completed {units}")
         return
     nz = np.flatnonzero(hist)
-    lo, hi = int(nz[0]), int(nz[-1])
-    step = max(1, math.ceil((hi - lo + 1) / 60))           # at most about 60 bars
-    edges = np.arange(lo, hi + step + 1, step) - 0.5
-    x = np.arange(hist.size)
-    ax.hist(x, bins=edges, weights=hist / total, color=MUTED, edgecolor=ACCENT, lw=0.4)
-    if hi - lo < 20:                                        # a narrow spread: some room either side
-        ax.set_xlim((lo + hi) / 2 - 12, (lo + hi) / 2 + 12)
+    if nz.size == 1:
+        _one_length(result, ax, int(nz[0]))
+        return
+    ax.set_xlabel(f"{game.length} per {game.unit}")
+    ax.set_ylabel(f"share of {units}")
+    if nz.size <= FEW_LENGTHS and nz[-1] - nz[0] < 20:
+        _few_lengths(ax, nz, hist[nz] / total)
+    else:
+        _length_histogram(ax, hist / total, int(nz[0]), int(nz[-1]))
     fig = result.figures
     ax.axvline(fig["length_mean"], color=ACCENT, lw=1.5, label=f"mean {fig['length_mean']:,.1f}")
     ax.axvline(fig["length_p95"], color=FAIR, ls="--", lw=1.2, label=f"95th percentile {fig['length_p95']:,.0f}")
     percent_axis(ax)
     ax.legend(fontsize=8, loc="best")
     ax.grid(axis="y", alpha=0.3)
+
+
+FEW_LENGTHS = 5
+
+
+def _note(ax, text: str, detail: str = "") -> None:
+    """A panel that is a sentence instead of a plot."""
+    ax.set_axis_off()
+    ax.text(0.5, 0.6, text, ha="center", va="center", transform=ax.transAxes, fontsize=11)
+    if detail:
+        ax.text(0.5, 0.35, detail, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="#444444")
+
+
+def _one_length(result, ax, length: int) -> None:
+    """Every unit took the same length: say so, with what does vary (decisions, shared wins) beside it."""
+    game, fig = result.game, result.figures
+    detail = []
+    if np.isfinite(fig.get("decisions_mean", np.nan)):
+        detail.append(f"{num(fig['decisions_mean'], 1)} of them decisions on average\n(two or more legal actions)")
+    if fig.get("shared_wins"):
+        detail.append(f"{pct(fig['shared_win_rate'])} of {plural(game.unit)} ended in a shared win")
+    _note(ax, f"every {game.unit} took\n{length:,} {game.length}", "\n".join(detail))
+
+
+def _few_lengths(ax, lengths: np.ndarray, shares: np.ndarray) -> None:
+    """A bar per length that occurred, its share written on it."""
+    bars = ax.bar(lengths, shares, width=0.8, color=MUTED, edgecolor=ACCENT, lw=0.4)
+    ax.bar_label(bars, [pct(x) for x in shares], fontsize=8)
+    ax.set_xticks(lengths, [f"{x:,}" for x in lengths], fontsize=8)
+    ax.set_xlim(lengths[0] - 1.5, lengths[-1] + 1.5)
+    ax.set_ylim(0, 1.15 * shares.max())
+
+
+def _length_histogram(ax, shares: np.ndarray, lo: int, hi: int) -> None:
+    """Bars over the lengths from ``lo`` to ``hi``, at most about 60 of them."""
+    step = max(1, math.ceil((hi - lo + 1) / 60))
+    edges = np.arange(lo, hi + step + 1, step) - 0.5
+    ax.hist(np.arange(shares.size), bins=edges, weights=shares, color=MUTED, edgecolor=ACCENT, lw=0.4)
+    if hi - lo < 20:                                        # a narrow spread: some room either side
+        ax.set_xlim((lo + hi) / 2 - 12, (lo + hi) / 2 + 12)
     if step > 1:
         ax.text(0.99, 0.6, f"bins of {step}", ha="right", transform=ax.transAxes, fontsize=7, color="#666666")
 
@@ -302,12 +352,12 @@ def paired_difference(frame: pd.DataFrame, meta: dict, tables: pd.DataFrame | No
         ax.set_yticks(range(2 - len(labels), 2), labels, fontsize=8)
         ax.set_ylim(-0.6 if len(labels) == 2 else 0.4, 1.6)
         ax.axvline(0, color="#333333", lw=1)
-        value = f"{100 * d:+.2f} percentage points" if percent else f"{d:+.3g}"
+        value = num(d, 2, True, 100, " percentage points") if percent else f"{d:+.3g}"
         if row.get("tie"):
             value = "exact tie (0 on every deal, interval [0, 0])"
         ax.set_title(f"{row['quantity']}: {value}", fontsize=10, loc="left")
         if percent:
-            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
+            ax.xaxis.set_major_formatter(points_axis())
         ax.set_xlabel(row["quantity"] + (" (percentage points)" if percent else ""), fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     # the y tick labels say which interval is which: no legend to cover a point
@@ -327,7 +377,7 @@ def _table_panel(ax, tables: pd.DataFrame, note: str | None) -> None:
     ax.set_yticks(range(len(rows)), [wrap(r["name"], 18) for r in rows], fontsize=8)
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.axvline(0, color="#333333", lw=1)
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.1f} pp"))
+    ax.xaxis.set_major_formatter(points_axis())
     ax.set_title(f"win share difference by table: {note}" if note else "win share difference by table",
                  fontsize=10, loc="left")
     ax.set_xlabel("win share difference (percentage points)", fontsize=8)
@@ -448,11 +498,23 @@ def _reference(meta: dict, value: str) -> tuple[float | None, str]:
     return fair, f"fair share {pct(fair)}" if fair is not None else ""
 
 
-def _best_row(frame: pd.DataFrame, ys: np.ndarray, best: str) -> int:
-    """The sweep's own best row when the frame marks it, else the max (or min) of the values shown."""
-    if "best" in frame and frame["best"].any():
+def _best_row(frame: pd.DataFrame, ys: np.ndarray, value: str, best: str) -> int:
+    """The sweep's own best row (by win share) when the frame marks it and a win share is shown, else the
+    max (or min) of the values shown."""
+    if "best" in frame and frame["best"].any() and str(value).startswith("win"):
         return int(np.flatnonzero(frame["best"].to_numpy(bool))[0])
     return int(np.nanargmax(ys) if best == "max" else np.nanargmin(ys))
+
+
+def _near_best(frame: pd.DataFrame, value: str, k: int, best: str) -> np.ndarray:
+    """The rows whose 95% interval overlaps row ``k``'s: as good as the best for all this run can tell
+    (overlap is the cautious test: it never calls a row worse that a paired test would not)."""
+    low_col, high_col = _ci_columns(frame, value)
+    low, high = frame[low_col].to_numpy(float), frame[high_col].to_numpy(float)
+    with np.errstate(invalid="ignore"):
+        near = high >= low[k] if best == "max" else low <= high[k]
+    near[k] = True
+    return near
 
 
 SIGNIFICANT = "! differs from the baseline (Holm, 5%)"
@@ -462,26 +524,85 @@ def _flags(frame: pd.DataFrame, name: str) -> np.ndarray:
     return frame[name].to_numpy(bool) if name in frame else np.zeros(len(frame), bool)
 
 
+def _teams(meta: dict, players: int) -> tuple[int, ...]:
+    game = game_spec(meta)
+    return game.team_of(players) if game else tuple(range(players))
+
+
+def _whose(meta: dict) -> str:
+    """Whose value a sweep shows: ``of pickup (seats rotated) against saver``; in a team game the swept
+    policy's team with its partners. Empty when the metadata does not name the line-up."""
+    policy, lineup, seat = meta.get("policy"), meta.get("lineup"), meta.get("seat")
+    if not policy:
+        return ""
+    if not lineup or seat is None:
+        return f" of {policy}"
+    teams = _teams(meta, len(lineup))
+    partners = [p for i, p in enumerate(lineup) if teams[i] == teams[seat] and i != seat]
+    others = ", ".join(dict.fromkeys(p for i, p in enumerate(lineup) if teams[i] != teams[seat]))
+    if partners:
+        who = f"{policy}'s team (with {', '.join(dict.fromkeys(partners))}; teams rotated)"
+    else:
+        who = f"{policy} (seats rotated)"
+    return f" of {who}" + (f" against {others}" if others else "")
+
+
+def _read_against(meta: dict, value: str) -> str:
+    """What the sweep's value is read against, for the subtitle: the fair share (an equal seat's or
+    team's) or, for a difference, the baseline."""
+    if _is_difference(value):
+        base = (meta.get("baseline") or {}).get("params")
+        return "0 = the baseline" + (" " + ", ".join(f"{k}={v:g}" for k, v in base.items()) if base else "")
+    fair = fair_share(meta) if _is_share(value) else None
+    if fair is None:
+        return ""
+    teams = (meta.get("arrangements") or {}).get("teams")
+    return f"fair share {pct(fair)}: what an equal {'team' if teams else 'seat'} wins"
+
+
+def _noise_text(near: int, noun: str, marked: str = "") -> str:
+    if near == 1:
+        return f"best {noun}{marked} clear of the rest (no other 95% interval overlaps it)"
+    return f"best within noise: {near} {noun}s{marked} (95% intervals overlap the top one's)"
+
+
+def _subtitle(fig, ax, parts: Sequence[str]) -> None:
+    """The axes title under the figure's, wrapped to the figure's width (about 12 characters of 9-point
+    text an inch)."""
+    import textwrap
+
+    ax.set_title(textwrap.fill(" · ".join(p for p in parts if p), int(fig.get_figwidth() * 12)), fontsize=9)
+
+
+def _shown(v: float, value: str) -> str:
+    return pct(v) if _is_share(value) and not _is_difference(value) else \
+        num(v, 1, True, 100, " pts") if _is_difference(value) else f"{v:.3g}"
+
+
 def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: str = "win_rate",
                 best: str = "max") -> PlotFigure:
-    """``value`` against the parameter ``x`` (default: the first other column) with its 95% band
-    shaded, the best point (the frame's ``best`` row, else ``best``: "max" or "min") marked, the
-    values that differ from the baseline (a ``significant`` column) ringed, and the fair share
-    (for a difference: 0, the baseline) drawn."""
+    """``value`` against the parameter ``x`` (default: the first other column) with its 95% interval
+    bars, the best point (the frame's ``best`` row, else ``best``: "max" or "min") starred and the
+    points within noise of it (intervals overlapping) marked, the values that differ from the baseline
+    (a ``significant`` column) ringed, and the fair share (for a difference: 0, the baseline) drawn."""
     (x,) = _params(frame, value, [x], 1)
     data = frame.sort_values(x)
     low_col, high_col = _ci_columns(data, value)
     xs, ys = data[x].to_numpy(float), data[value].to_numpy(float)
-    fig, ax = new_figure(10, 4)
-    ax.fill_between(xs, data[low_col].to_numpy(float), data[high_col].to_numpy(float), color=MUTED, alpha=0.5,
-                    lw=0, label="95% interval")
-    ax.plot(xs, ys, "o-", color=ACCENT, ms=4, lw=1.5, label=_label(value))
+    fig, ax = new_figure(10, 4.4)
+    err = np.abs(np.vstack([ys - data[low_col].to_numpy(float), data[high_col].to_numpy(float) - ys]))
+    ax.fill_between(xs, data[low_col].to_numpy(float), data[high_col].to_numpy(float), color=MUTED, alpha=0.4, lw=0)
+    ax.errorbar(xs, ys, yerr=err, fmt="o-", color=ACCENT, ecolor=ACCENT, capsize=3, ms=4, lw=1.5,
+                label=f"{_label(value)}, 95% interval")
     flagged = _flags(data, "significant")
     if flagged.any():
         ax.plot(xs[flagged], ys[flagged], "o", mfc="none", mec=FAIR, ms=10, mew=1.5, label=SIGNIFICANT[2:])
-    k = _best_row(data, ys, best)
-    shown = pct(ys[k]) if _is_share(value) else f"{ys[k]:.3g}"
-    ax.plot([xs[k]], [ys[k]], "*", color=FAIR, ms=14, label=f"best: {x} = {xs[k]:g} ({shown})", zorder=3)
+    k = _best_row(data, ys, value, best)
+    near = _near_best(data, value, k, best)
+    if near.sum() > 1:
+        ax.plot(xs[near], ys[near], "s", mfc="none", mec="#ffb000", ms=12, mew=1.5, label="within noise of the best")
+    ax.plot([xs[k]], [ys[k]], "*", color=FAIR, ms=14, label=f"best: {x} = {xs[k]:g} ({_shown(ys[k], value)})",
+            zorder=3)
     ref, ref_label = _reference(meta, value)
     if ref is not None:
         ax.axhline(ref, color=FAIR, ls="--", lw=1, label=ref_label)
@@ -492,7 +613,8 @@ def sweep_curve(frame: pd.DataFrame, meta: dict, x: str | None = None, value: st
     ax.set_ylabel(_label(value))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
-    fig.suptitle(f"{game_title(meta)}: {_label(value)} against {policy}{x}")
+    _subtitle(fig, ax, [_read_against(meta, value), _noise_text(int(near.sum()), "value")])
+    title(fig, f"{game_title(meta)}: {_label(value)}{_whose(meta)}")
     caption(fig, meta, extra=_sweep_extra(meta))
     return fig
 
@@ -508,43 +630,71 @@ def _sweep_extra(meta: dict) -> list[str]:
     return extra
 
 
+def _cell_text(v: float, low: float, high: float, value: str, mark: str) -> str:
+    """A heat map cell: the value (and its marks) over the larger side of its 95% interval."""
+    share, diff = _is_share(value), _is_difference(value)
+    text = plus_minus(v, low, high, scale=100.0 if share else 1.0, sign=diff)
+    head, _, half = text.partition(" ±")
+    head += "%" if share and not diff else ""
+    return f"{head}{mark}" + (f"\n±{half}" if half else "")
+
+
 def sweep_heatmap(frame: pd.DataFrame, meta: dict, x: str | None = None, y: str | None = None,
                   value: str = "win_rate", best: str = "max") -> PlotFigure:
-    """``value`` over a grid of two parameters (default: the first two other columns), the best cell
-    outlined, cells that differ from the baseline marked ``!`` and the baseline ``=`` (when the
-    frame has ``significant`` / ``baseline`` columns); a diverging map around the fair share (0 for
-    a difference)."""
-    from matplotlib.patches import Rectangle
-
+    """``value`` over a grid of two parameters (default: the first two other columns), each cell with its
+    value and ± (the larger side of its 95% interval); the best cell outlined thick and the cells within
+    noise of it (intervals overlapping) thin; cells that differ from the baseline marked ``!`` and the
+    baseline ``=`` (when the frame has ``significant`` / ``baseline`` columns); a diverging map around
+    the fair share (0 for a difference)."""
     x, y = _params(frame, value, [x, y], 2)
+    low_col, high_col = _ci_columns(frame, value)
+    k = _best_row(frame, frame[value].to_numpy(float), value, best)
     data = frame.assign(_mark=[("!" if s else "") + ("=" if b else "") for s, b in
-                               zip(_flags(frame, "significant"), _flags(frame, "baseline"), strict=True)])
-    grid = data.pivot_table(index=y, columns=x, values=value, aggfunc="mean").sort_index().sort_index(axis=1)
-    marks = data.pivot_table(index=y, columns=x, values="_mark", aggfunc="first").reindex_like(grid)
-    values = grid.to_numpy(float)
-    percent = _is_share(value)
-    fig, ax = new_figure(max(6.0, 2.0 + 0.9 * values.shape[1]), max(4.0, 1.6 + 0.5 * values.shape[0]))
-    im = _heat(fig, ax, values, _reference(meta, value)[0], _label(value), percent)
+                               zip(_flags(frame, "significant"), _flags(frame, "baseline"), strict=True)],
+                        _near=_near_best(frame, value, k, best).astype(float))
+
+    def grid(column: str, how: str = "mean") -> pd.DataFrame:
+        return data.pivot_table(index=y, columns=x, values=column, aggfunc=how).sort_index().sort_index(axis=1)
+
+    values = grid(value)
+    fig, ax = new_figure(max(6.0, 2.0 + 0.9 * values.shape[1]), max(4.0, 2.0 + 0.55 * values.shape[0]))
+    im = _heat(fig, ax, values.to_numpy(float), _reference(meta, value)[0], _label(value), _is_share(value))
     if values.size <= 150:
-        for i, j in np.ndindex(values.shape):
-            v = values[i, j]
-            if np.isfinite(v):
-                text = (pct(v) if percent else f"{v:.3g}") + (marks.iloc[i, j] or "")
-                ax.text(j, i, text, ha="center", va="center", fontsize=7, color=_ink(im.cmap(im.norm(v))))
-    if "best" in data and data["best"].any():
-        row = data[data["best"]].iloc[0]
-        i, j = grid.index.get_loc(row[y]), grid.columns.get_loc(row[x])
-    else:
-        i, j = np.unravel_index(np.nanargmax(values) if best == "max" else np.nanargmin(values), values.shape)
-    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="#ffb000", lw=3))
-    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.columns])
-    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in grid.index], axis="y")
+        _cell_texts(ax, im, values, grid(low_col).reindex_like(values), grid(high_col).reindex_like(values),
+                    grid("_mark", "first").reindex_like(values), value)
+    near = grid("_near", "max").reindex_like(values).fillna(0).to_numpy(bool)
+    top = (values.index.get_loc(frame[y].iloc[k]), values.columns.get_loc(frame[x].iloc[k]))
+    _outline(ax, near, top)
+    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in values.columns])
+    set_ticks(ax, [f"{v:g}" if isinstance(v, (int, float)) else v for v in values.index], axis="y")
     policy = f"{meta['policy']}: " if meta.get("policy") else ""
     ax.set_xlabel(f"{policy}{x}")
     ax.set_ylabel(f"{policy}{y}")
-    fig.suptitle(f"{game_title(meta)}: {_label(value)} over {x} and {y}")
-    extra = [f"best: {x} = {grid.columns[j]}, {y} = {grid.index[i]} (outlined)", *_sweep_extra(meta)]
+    _subtitle(fig, ax, [_read_against(meta, value), _noise_text(int(near.sum()), "cell", ", outlined")])
+    title(fig, f"{game_title(meta)}: {_label(value)}{_whose(meta)}")
+    extra = [f"best: {x} = {values.columns[top[1]]}, {y} = {values.index[top[0]]} (thick outline)",
+             "cells: value ± the larger side of its 95% interval", *_sweep_extra(meta)]
     if "significant" in frame:
         extra += [SIGNIFICANT, "= the baseline"]
     caption(fig, meta, extra=extra, intervals=False)
     return fig
+
+
+def _cell_texts(ax, im, values, low, high, marks, value: str) -> None:
+    """Each finite cell's value and ±, in black or white as its colour needs."""
+    size = 8 if values.shape[1] <= 10 else 7
+    for i, j in np.ndindex(values.shape):
+        v = values.iloc[i, j]
+        if np.isfinite(v):
+            ax.text(j, i, _cell_text(v, low.iloc[i, j], high.iloc[i, j], value, marks.iloc[i, j] or ""),
+                    ha="center", va="center", fontsize=size, color=_ink(im.cmap(im.norm(v))))
+
+
+def _outline(ax, near: np.ndarray, top: tuple[int, int]) -> None:
+    """The best cell outlined thick, the others within noise of it thin."""
+    from matplotlib.patches import Rectangle
+
+    for i, j in zip(*np.nonzero(near), strict=True):
+        if (i, j) != top:
+            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, ec="#ffb000", lw=1.5))
+    ax.add_patch(Rectangle((top[1] - 0.45, top[0] - 0.45), 0.9, 0.9, fill=False, ec="#ffb000", lw=3.5))

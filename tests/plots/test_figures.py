@@ -100,6 +100,7 @@ def test_sweep_curve_and_heatmap():
     assert "best: keep = 5 (75.0%)" in fig.axes[0].get_legend_handles_labels()[1]
     grid = pd.DataFrame([(k, b, 0.7 + 0.01 * k - 0.005 * (b - 4) ** 2) for k in range(1, 9) for b in range(2, 8)],
                         columns=["keep", "burn_at", "win_rate"])
+    grid["win_ci_low"], grid["win_ci_high"] = grid.win_rate - 0.01, grid.win_rate + 0.01
     fig = F.sweep_heatmap(grid, META)
     pixels(fig)
     assert "best: keep = 8, burn_at = 4" in fig.get_supxlabel().replace("\n", " ")
