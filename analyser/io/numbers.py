@@ -29,6 +29,20 @@ def num(x, digits: int = 2, sign: bool = False, scale: float = 1.0, suffix: str 
     return text + suffix
 
 
+def bound(x, digits: int = 1, sign: bool = False, scale: float = 1.0, suffix: str = "") -> str:
+    """An interval's bound as ``num`` prints it, but a bound that is not 0 keeps the digits (up to
+    four more) that show its sign: an interval that excludes 0 must not read as touching it
+    ("[-0.4, -0.03]", not "[-0.4, 0.0]" beside a verdict that it is below)."""
+    text = num(x, digits, sign, scale, suffix)
+    if missing(x) or x == 0:
+        return text
+    for more in range(digits, digits + 5):
+        shown = num(x, more, sign, scale, suffix)
+        if float(shown.removesuffix(suffix).replace(",", "")) != 0:
+            return shown
+    return text
+
+
 def percent(x, digits: int = 2, sign: bool = False) -> str:
     """A share in percent: ``percent(0.1234) == '12.34%'``."""
     return num(x, digits, sign, 100, "%")

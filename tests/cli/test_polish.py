@@ -38,3 +38,15 @@ def test_a_bad_range_names_its_parameter_once():
 def test_headings_name_the_games_title():
     r = run("vary", "spite_and_malice", "--setting", "refill_empty_hand", "-n", "20", "--no-progress")
     assert r.stdout.startswith("Spite & Malice: ") and "spite_and_malice" not in r.stdout
+
+
+def test_an_interval_that_excludes_0_never_prints_a_bound_of_0():
+    """"[-0.4, 0.0]" beside "below fair" read as a contradiction: a bound that is not 0 keeps the
+    digits that show its sign, in the report's tables and its verdicts; an exact tie stays [0.0, 0.0]."""
+    from analyser.analyses.report.template import interval, pc, pts
+    from analyser.io.numbers import bound
+
+    assert bound(-0.0003, 1, True, 100) == "-0.03" and bound(0.00004, 1, True, 100) == "+0.004"
+    assert bound(0.0, 1, True, 100) == "0.0" and bound(-0.2, 1, True, 100) == "-20.0"
+    assert interval(-0.004, -0.0003, pts) == "[-0.4, -0.03]" and interval(0.0, 0.0, pts) == "[0.0, 0.0]"
+    assert interval(0.00001, 0.5, pc) == "[0.001%, 50.0%]"

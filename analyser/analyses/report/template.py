@@ -15,7 +15,7 @@ import pandas as pd
 from analyser.analyses.report.titles import TITLES
 from analyser.games.registry import length_text
 from analyser.io.jsonable import jsonable_tree
-from analyser.io.numbers import hundred, missing, p_text, percent, plural
+from analyser.io.numbers import bound, hundred, missing, p_text, percent, plural
 from analyser.io.numbers import num as number
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
@@ -47,7 +47,14 @@ def pts(x, digits: int = 1) -> str:
 
 
 def interval(lo, hi, fmt=pc) -> str:
-    return "-" if missing(lo) or missing(hi) else f"[{fmt(lo)}, {fmt(hi)}]"
+    """``[lo, hi]``; a share's (pc) or a difference's (pts) bound that is not 0 never prints as 0
+    (io.numbers.bound), so an interval that excludes 0 does not read as touching it."""
+    if missing(lo) or missing(hi):
+        return "-"
+    if fmt in (pc, pts):
+        return f"[{bound(lo, 1, fmt is pts, 100, '%' if fmt is pc else '')}, " \
+               f"{bound(hi, 1, fmt is pts, 100, '%' if fmt is pc else '')}]"
+    return f"[{fmt(lo)}, {fmt(hi)}]"
 
 
 def num(x, digits: int = 1, sign: bool = False) -> str:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyser.io.numbers import hundred, p_text, percent, plural
+from analyser.io.numbers import bound, hundred, p_text, percent, plural
 from analyser.stats.multiple import FDR
 
 
 def _pp(x) -> str:
     return hundred(x, 1, sign=True)
+
+
+def _bound(x) -> str:
+    """An interval's bound in points: never 0 unless it is (io.numbers.bound)."""
+    return bound(x, 1, True, 100)
 
 
 def _pc(x) -> str:
@@ -46,15 +51,15 @@ def seat_verdict(summary: dict, unit: str) -> str:
         sign = ("an advantage" if fm["advantage"] > 0 else "a disadvantage") + f" ({SIGNIFICANT}, {_q(q)})" \
             if _sig(q) else f"no clear advantage ({_q(q)})"
         first = (f" The first mover has {sign}: {_pc(fm['first_mover_win_rate'])} of wins against a fair "
-                 f"{_pc(fair)}, {_pp(fm['advantage'])} points [{_pp(fm['advantage_ci_low'])}, "
-                 f"{_pp(fm['advantage_ci_high'])}].")
+                 f"{_pc(fair)}, {_pp(fm['advantage'])} points [{_bound(fm['advantage_ci_low'])}, "
+                 f"{_bound(fm['advantage_ci_high'])}].")
     stat = (f"{test['test'].split(' (')[0]}: chi2 = {test['statistic']:.1f}, {test['df']} df, "
             f"p {p_text(test['p_value'])}, {_q(test.get('p_adjusted'))}")
     worst = summary["worst"]
     if worst is None:
         return note + f"No completed {unit} to judge the {what}s by."
     gap = (f"{worst['group']} ({worst['policies']}) wins {_pc(worst['win_share'])} against a fair {_pc(fair)}, "
-           f"{_pp(worst['excess'])} points [{_pp(worst['excess_ci_low'])}, {_pp(worst['excess_ci_high'])}]")
+           f"{_pp(worst['excess'])} points [{_bound(worst['excess_ci_low'])}, {_bound(worst['excess_ci_high'])}]")
     if _sig(test.get("p_adjusted")):
         head = f"Unfair ({SIGNIFICANT}): the {what}s' win shares differ ({stat}). Largest gap: {gap}."
         off = frame[frame["finding"] != "fair within noise"]
@@ -77,7 +82,7 @@ def players_verdict(frame: pd.DataFrame) -> str:
     adv = frame.dropna(subset=["advantage"])
     if not adv.empty:
         texts = [f"{int(r.players)}: {_pp(r.advantage)}{'*' if _sig(r.advantage_p_adjusted) else ''} "
-                 f"[{_pp(r.advantage_ci_low)}, {_pp(r.advantage_ci_high)}]" for r in adv.itertuples()]
+                 f"[{_bound(r.advantage_ci_low)}, {_bound(r.advantage_ci_high)}]" for r in adv.itertuples()]
         marked = any(_sig(q) for q in adv["advantage_p_adjusted"])
         parts.append("first-mover advantage in points by player count " + "; ".join(texts)
                      + (f" (* {SIGNIFICANT})" if marked else ""))
@@ -101,11 +106,11 @@ def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, leng
             continue
         texts = []
         if _sig(r.first_mover_change_p_adjusted):
-            texts.append(f"first mover {_pp(r.first_mover_change)} [{_pp(r.first_mover_change_ci_low)}, "
-                         f"{_pp(r.first_mover_change_ci_high)}]")
+            texts.append(f"first mover {_pp(r.first_mover_change)} [{_bound(r.first_mover_change_ci_low)}, "
+                         f"{_bound(r.first_mover_change_ci_high)}]")
         moved = groups[(groups["setting"] == r.setting) & (groups["value"] == r.value)
                        & (groups["win_diff_p_adjusted"] < FDR)] if not groups.empty else groups
-        texts += [f"{g.group} {_pp(g.win_diff)} [{_pp(g.win_diff_ci_low)}, {_pp(g.win_diff_ci_high)}]"
+        texts += [f"{g.group} {_pp(g.win_diff)} [{_bound(g.win_diff_ci_low)}, {_bound(g.win_diff_ci_high)}]"
                   for g in moved.itertuples()]
         (bal if texts else neutral).append(f"{name} ({', '.join(texts)} points)" if texts else name)
         if r.length_change == r.length_change_ci_low == r.length_change_ci_high == 0:
