@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyser.io.numbers import bound, hundred, p_text, percent, plural
+from analyser.io.numbers import bound, hundred, num, p_text, percent, plural
 from analyser.stats.multiple import FDR
 
 
@@ -116,8 +116,8 @@ def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, leng
         if r.length_change == r.length_change_ci_low == r.length_change_ci_high == 0:
             unchanged.append(name)
         elif _sig(r.length_change_p_adjusted):
-            lengths.append(f"{name} {r.length_change:+.1f} [{r.length_change_ci_low:+.1f}, "
-                           f"{r.length_change_ci_high:+.1f}]")
+            lengths.append(f"{name} {num(r.length_change, 1, True)} [{bound(r.length_change_ci_low, 1, True)}, "
+                           f"{bound(r.length_change_ci_high, 1, True)}]")
         elif r.length_change == r.length_change:
             calm.append(name)
     out = [f"seat balance moves ({SIGNIFICANT}) under " + "; ".join(bal) if bal else
