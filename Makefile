@@ -62,14 +62,10 @@ calibrate: $(VENV)/.installed
 # The example balance reports in reports/ (reports/README.md: what each plays, how long it takes): each game's
 # Markdown, JSON and figures, then the same report as one HTML page (the same seed, so the same numbers).
 reports: $(VENV)/.installed
-	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000
-	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000 --out reports/palace.html
-	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000
-	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000 --out reports/enemy_anemone.html
-	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000
-	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000 --out reports/olenon.html
-	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000
-	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000 --out reports/spite_and_malice.html
+	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000 --out reports/palace.md --out reports/palace.html
+	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000 --out reports/enemy_anemone.md --out reports/enemy_anemone.html
+	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000 --out reports/olenon.md --out reports/olenon.html
+	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000 --out reports/spite_and_malice.md --out reports/spite_and_malice.html
 
 clean:
 	rm -rf $(VENV) .pytest_cache

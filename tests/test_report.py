@@ -335,3 +335,13 @@ def test_a_fair_report_flags_no_null_test(seed):
     null = tests["test"].str.startswith("equal ") | tests["test"].str.contains(r"seat \d's win share$")
     assert null.sum() == 21 and len(tests) == 32
     assert not (tests["significant"] & null).any()
+
+
+def test_two_outs_write_markdown_and_html_from_one_run(tmp_path):
+    md, page = tmp_path / "p.md", tmp_path / "p.html"
+    result = CliRunner().invoke(app, ["report", "palace", "-p", "2", "-n", "300", "--section", "seats",
+                                      "--no-progress", "--out", str(md), "--out", str(page)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {md}" in result.stderr and f"wrote {page}" in result.stderr
+    assert (tmp_path / "p" / "seats.png").is_file() and (tmp_path / "p.json").is_file()
+    assert f"--out {md} --out {page}" in md.read_text() and "<html" in page.read_text()

@@ -27,12 +27,13 @@ def report(
              "Default: a fifth of --deals.")] = None,
     section: Annotated[list[str] | None, typer.Option("--section", metavar="NAME", show_default=False,
                                                          help=SECTION_HELP)] = None,
-    out: Annotated[Path | None, typer.Option(
+    out: Annotated[list[Path] | None, typer.Option(
         "--out", "-o", metavar=common.FILE, show_default=False,
         help="The report to write, by its suffix: NAME.md writes Markdown, with NAME.json (every table, with the "
              "metadata) and the figures in NAME/*.png beside it; NAME.html writes one self-contained page to send "
-             "(figures embedded, no network needed), with NAME.json beside it. Any other suffix is refused. An "
-             "older report is replaced only when the new one is complete. Default: reports/GAME.md.")] = None,
+             "(figures embedded, no network needed), with NAME.json beside it. Any other suffix is refused. Give "
+             "it twice (NAME.md and NAME.html) to write both from one run. An older report is replaced only when "
+             "the new one is complete. Default: reports/GAME.md.")] = None,
     run: common.RunArgs = None,
 ):
     """Balance report: is a seat, a player count, a rule setting or a policy
@@ -61,7 +62,7 @@ def report(
     from analyser.games.registry import get_game
 
     get_game(game)                                  # an unknown game first, before the file is named after it
-    target = check_out(out if out is not None else default_path(game))
+    targets = [check_out(o) for o in out or [default_path(game)]]
     progress = run.progress
 
     def announce(line: str) -> None:
@@ -70,12 +71,15 @@ def report(
 
     result = build(game, policies=run.policy, players=run.players, deals=run.count, seed=run.seed, rules=run.rules,
                    threads=run.threads, progress=progress, tournament_deals=tournament_deals, sections=section,
-                   announce=announce, out=target, backend=run.backend, run_dir=run.run_dir,
+                   announce=announce, out=targets[0], backend=run.backend, run_dir=run.run_dir,
                    command=_command(game, run.policy, run.players, run.count, tournament_deals, run.seed,
                                     list(run.rule), section, out))
+    for target in targets[1:]:
+        result.save(target)
     _print(result)
-    beside = "" if is_html(target) else f" and the figures in {target.with_suffix('')}/"
-    typer.echo(f"wrote {target}, {target.with_suffix('.json')}{beside}", err=True)
+    for target in targets:
+        beside = "" if is_html(target) else f" and the figures in {target.with_suffix('')}/"
+        typer.echo(f"wrote {target}, {target.with_suffix('.json')}{beside}", err=True)
 
 
 def _command(game, policy, players, count, tournament_deals, seed, rule, section, out) -> str:
@@ -94,8 +98,8 @@ def _command(game, policy, players, count, tournament_deals, seed, rule, section
         parts += ["--rule", r]
     for s in section or []:
         parts += ["--section", s]
-    if out is not None:
-        parts += ["--out", str(out)]
+    for o in out or []:
+        parts += ["--out", str(o)]
     return " ".join(shlex.quote(p) for p in parts)
 
 

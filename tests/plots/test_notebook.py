@@ -4,7 +4,8 @@ from tests.test_progress import run_notebook
 
 def test_plot_shows_inline_once():
     nb, _ = run_notebook(
-        'import analyser\nr = analyser.simulate("palace", n=200, seed=1, progress=False)\nr.plot()',
+        # seed 2: of seed 1's 200 games 3 hit the action cap, and their warning is a stream output
+        'import analyser\nr = analyser.simulate("palace", n=200, seed=2, progress=False)\nr.plot()',
         'import matplotlib.pyplot as plt\nr.plot()',          # the inline backend active: still once
     )
     for cell in nb.cells:
