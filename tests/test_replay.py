@@ -212,3 +212,32 @@ def test_palace_seat_view_in_the_browser(pages, browser):
     for name in hidden:
         assert f">{name}<" not in page and f" {name} " not in page, f"{name} of seat {seat}'s hand shows to seat 0"
     assert severe(browser) == []
+
+
+def test_a_rollout_shows_at_its_step(tmp_path, browser):
+    """A rollout of one of the unit's positions (issue 21: "where a rollout exists for that step, its
+    values"): the page shows its table at that step; one of another unit is refused in one line."""
+    import analyser
+    from analyser.errors import UserError
+
+    r = analyser.rollout("palace", seed=1, step=20, trials=50)
+    saved = r.save(tmp_path / "r.parquet")
+    page = replay("palace", seed=1, deal=0, rollouts=[saved])
+    shown = page.data["steps"][19]["r"]
+    assert shown["worlds"] == 50 and [row[0] for row in shown["rows"]] == list(r.table["id"])
+    assert all("r" not in s for i, s in enumerate(page.data["steps"]) if i != 19)
+    with pytest.raises(UserError, match=r"another game than this replay's \(seed: 1 there, 2 here\)"):
+        replay("palace", seed=2, deal=0, rollouts=[saved])
+    path = page.save(tmp_path / "p.html")
+    browser.get(path.as_uri())
+    browser.execute_script("var s = document.getElementById('slider'); s.value = 19;"
+                           "s.dispatchEvent(new Event('input'));")
+    text = browser.find_element("id", "decision").text
+    assert "rollout over 50 worlds" in text and "best" in text and r.best() in text
+    assert severe(browser) == []
+    ok = CliRunner().invoke(app, ["replay", "palace", "--seed", "1", "--out", str(tmp_path / "c.html"),
+                                  "--rollout", str(saved)])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(app, ["replay", "palace", "--seed", "3", "--out", str(tmp_path / "d.html"),
+                                   "--rollout", str(saved)])
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1 and "another game" in bad.output

@@ -55,8 +55,10 @@ class Replay:
 
 
 def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | None = None, policies=None,
-           rules: dict | None = None) -> Replay:
-    """Unit ``deal`` of ``seed`` (exactly the one ``simulate`` and ``trace`` play) as a replay."""
+           rules: dict | None = None, rollouts=()) -> Replay:
+    """Unit ``deal`` of ``seed`` (exactly the one ``simulate`` and ``trace`` play) as a replay.
+    ``rollouts``: rollouts of this unit's positions (RolloutResult, or the files ``analyser rollout
+    --out`` writes), each shown at its step beside the legal actions."""
     config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
     played = trace(game, seed=seed, deal=deal, players=players, policies=policies, rules=rules)
     with quiet_first_class():
@@ -77,6 +79,7 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         hidden_moves[str(seat)] = moves
     public = set.intersection(*(history[0].seen_by(s) for s in range(config.players)))
     statuses = [spec.status(p.pub[0]) for p in history]
+    valued = rollout_values(rollouts, config, decisions)
     order = sorted({d["chosen"] for d in decisions if d} | {a for d in decisions if d for a in d["legal"]})
     for d in decisions:
         if d:
@@ -90,7 +93,8 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         "cards": {str(c): spec.card(c) for c in deck}, "red": [str(c) for c in deck if spec.red(c)],
         "actions": {str(a): kit.action_text(a) for a in order}, "action_order": order,
         "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
-        "steps": [_step(i, decisions, statuses) for i in range(len(history))],
+        "steps": [_step(i, decisions, statuses) | ({"r": valued[i]} if i in valued else {})
+                  for i in range(len(history))],
         "lines": _log_lines(config.game.name, played.events, text, len(history)),
     })
 
@@ -123,6 +127,31 @@ def _decision(position, kit, runner) -> dict | None:
     seat, args = found
     chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
     return {"seat": seat, "legal": [int(a) for a in kit.legal_actions(args)], "chosen": chosen}
+
+
+def rollout_values(rollouts, config: RunConfig, decisions: list) -> dict[int, dict]:
+    """Per position index, the rollout of that position: its worlds and, per action, [id, win share,
+    its 95% interval, the paired difference from the best]. A rollout of another unit, line-up or
+    rules than the replay's is refused in one line."""
+    from analyser.analyses.rollout import RolloutResult, load_rollout
+
+    mine = config.metadata()
+    out = {}
+    for r in rollouts:
+        r = r if isinstance(r, RolloutResult) else load_rollout(r)
+        m = r.meta
+        theirs = {k: m.get(k) for k in ("game", "seed", "first_deal", "players", "policies", "settings")}
+        differ = [k for k, v in theirs.items() if v != mine[k]]
+        if differ:
+            raise UserError(f"the rollout of step {m.get('step')} is of another {config.game.unit} than this replay's "
+                            f"({differ[0]}: {theirs[differ[0]]} there, {mine[differ[0]]} here)")
+        index = int(m["step"]) - 1                   # before action K: the position after K - 1 actions
+        if index >= len(decisions) or decisions[index] is None:
+            raise UserError(f"the rollout's step {m['step']} is no decision of this {config.game.unit}")
+        rows = [[int(row.id), *(round(float(x), 4) for x in (row.win, row.win_ci_low, row.win_ci_high, row.diff))]
+                for row in r.table.itertuples()]
+        out[index] = {"worlds": int(m["trials"]), "rows": rows, "open": m.get("sampler", "").startswith("OPEN")}
+    return out
 
 
 def _mask(legal: list[int], order: list[int]) -> str:

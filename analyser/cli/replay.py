@@ -24,6 +24,10 @@ def replay(
     policy: PolicyOpt = None,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=common.RULE, help=RULE_HELP,
                                                       autocompletion=common.complete_rule, show_default=False)] = None,
+    rollout: Annotated[list[Path] | None, typer.Option(
+        "--rollout", metavar=common.FILE, show_default=False,
+        help="A rollout of one of this unit's positions (`analyser rollout ... --out FILE`), shown at its step "
+             "beside the legal actions; give one per step.")] = None,
 ):
     """Write one game (Palace) or match as a page with the table at every move, the event log,
     the legal actions at each decision and each seat's own view: open it in any browser.
@@ -37,7 +41,8 @@ def replay(
     out = check_page_path(out)
     spec = get_game(game)
     whole_number(deal, f"--deal (the index of the {spec.unit})", 0, MAX_INDEX)
-    page = run_replay(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule))
+    page = run_replay(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),
+                      rollouts=rollout or ())
     path = page.save(out)
     typer.echo(f"wrote {path} ({path.stat().st_size / 1000:.0f} kB, {len(page.data['steps']) - 1} actions): "
                f"open it in a browser")

@@ -104,6 +104,23 @@
     legal.forEach(function (a) {
       box.appendChild(el("span", "action" + (a === d.chosen ? " chosen" : ""), D.actions[a]));
     });
+    var r = D.steps[step].r;
+    if (r) { drawRollout(box, r, d.chosen); }
+  }
+
+  function pct(x) { return (100 * x).toFixed(1); }
+
+  function drawRollout(box, r, chosen) {
+    box.appendChild(el("div", "rollout-head", "rollout over " + r.worlds + " worlds" +
+                       (r.open ? " (open cards: overstates what a player can do)" : "") +
+                       ": win % [95% interval], vs best in points"));
+    var table = box.appendChild(el("table", "rollout", ""));
+    r.rows.forEach(function (row, i) {
+      var tr = table.appendChild(el("tr", row[0] === chosen ? "chosen" : "", ""));
+      tr.appendChild(el("td", "", D.actions[row[0]] || String(row[0])));
+      tr.appendChild(el("td", "num", pct(row[1]) + " [" + pct(row[2]) + ", " + pct(row[3]) + "]"));
+      tr.appendChild(el("td", "num", i === 0 ? "best" : (100 * row[4]).toFixed(1)));
+    });
   }
 
   var logLines = [];
