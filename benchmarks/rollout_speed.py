@@ -16,7 +16,6 @@ import time
 import analyser
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
-from analyser.games.palace.opening import OpeningWorlds
 from analyser.games.worlds import WorldSampler
 
 GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
@@ -49,24 +48,19 @@ def main() -> None:
         step, width = widest_step(game)
         analyser.rollout(game, seed=1, step=step, trials=50, threads=a.threads)       # compile
         sampling = [0.0]
-        samplers = (WorldSampler, OpeningWorlds)          # OpeningWorlds.draw does not call WorldSampler.draw
-        real = [cls.draw for cls in samplers]
+        real = WorldSampler.draw                       # every game's sampler draws through it
 
-        def timing(draw, sampling=sampling):
-            def timed(*args, **kwargs):
-                t0 = time.perf_counter()
-                world = draw(*args, **kwargs)
-                sampling[0] += time.perf_counter() - t0
-                return world
-            return timed
+        def timed(*args, real=real, sampling=sampling, **kwargs):
+            t0 = time.perf_counter()
+            world = real(*args, **kwargs)
+            sampling[0] += time.perf_counter() - t0
+            return world
 
-        for cls, draw in zip(samplers, real, strict=True):
-            cls.draw = timing(draw)
+        WorldSampler.draw = timed
         t0 = time.perf_counter()
         analyser.rollout(game, seed=1, step=step, trials=worlds, threads=a.threads)
         wall = time.perf_counter() - t0
-        for cls, draw in zip(samplers, real, strict=True):
-            cls.draw = draw
+        WorldSampler.draw = real
         per = 1e6 * sampling[0] / worlds
         line = (f"{game}: step {step}, {width} actions x {worlds:,} worlds in {wall:.2f} s on {a.threads} threads "
                 f"(drawing the worlds {sampling[0]:.2f} s, {per:.0f} us a world; playing {wall - sampling[0]:.2f} s, "

@@ -9,7 +9,7 @@ import typer
 
 from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
-from analyser.io.numbers import hundred
+from analyser.io.numbers import hundred, num
 
 STEP_HELP = ("The position: before action K of the unit (1 is the first action after the deal); "
              "--list shows every decision's K. Required unless --list.")
@@ -131,8 +131,8 @@ def _percent(row, name: str) -> str:
 
 
 def _score(row, name: str) -> str:
-    """A mean score and the larger side of its interval ("12.3 ±0.4"; "-0.0" shown as "0.0")."""
-    return f"{row[name] + 0.0:.1f} ±{half_width(row, name):.1f}".replace("-0.0 ", "0.0 ")
+    """A mean score and the larger side of its interval ("12.3 ±0.4"; io.numbers: no "-0.0")."""
+    return f"{num(row[name], 1)} ±{num(half_width(row, name), 1)}"
 
 
 def _signed(x: float) -> str:

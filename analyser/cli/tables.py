@@ -114,8 +114,6 @@ def _needed(header: str, cells: list[str]) -> int:
     return max(len(w) for text in [header, *cells] for w in text.split()) + 3
 
 
-
-
 def _missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 

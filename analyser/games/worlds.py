@@ -123,7 +123,18 @@ class WorldSampler:
     def draw(self, rng: np.random.Generator, first=None):
         """One world (the module docstring). ``first``: ``(location, index, card)``, an unknown place
         given a card of the pool (a rollout spreads the next draw evenly over its trials), the rest
-        shuffled."""
+        shuffled. A candidate the game's test rejects is drawn again."""
+        arrange = self.arrangement(first)
+        for _ in range(MAX_REJECTIONS):
+            world = arrange(rng)
+            if world is not None:
+                return self.position.relocate(world)
+        raise UserError(f"no world consistent with seat {self.seat}'s information was found in "
+                        f"{MAX_REJECTIONS:,} draws")
+
+    def arrangement(self, first=None):
+        """``rng -> locations``: one candidate world's cards, or None when it is rejected (``draw``
+        draws again). A game's own sampler overrides this, never the rejection loop."""
         locations, pool, free = self.locations, self.pool, self.free
         if first is not None:
             name, index, card = first
@@ -136,16 +147,16 @@ class WorldSampler:
             locations = {k: list(v) for k, v in locations.items()}
             locations[name][index] = card
         pool = np.array(pool, dtype=np.int64)
-        for _ in range(MAX_REJECTIONS):
+
+        def arrange(rng):
             shuffled = iter(rng.permutation(pool).tolist())
             world = {name: list(cards) for name, cards in locations.items()}
             for name, marks in free.items():
                 world[name] = [next(shuffled) if is_free else c
                                for c, is_free in zip(locations[name], marks, strict=True)]
-            if self.consistent is None or self.consistent(world):
-                return self.position.relocate(world)
-        raise UserError(f"no world consistent with seat {self.seat}'s information was found in "
-                        f"{MAX_REJECTIONS:,} draws")
+            return world if self.consistent is None or self.consistent(world) else None
+
+        return arrange
 
 
 def sample_world(position, knowledge: Knowledge, rng: np.random.Generator, consistent=None, first=None):

@@ -34,7 +34,7 @@ from itertools import product
 import numpy as np
 
 from analyser.errors import UserError
-from analyser.games.worlds import MAX_REJECTIONS, Knowledge, WorldSampler
+from analyser.games.worlds import Knowledge, WorldSampler
 
 NOTE = ("; Palace: what the opening play showed is kept (no hand held a lower rank of 3 or above, and the opener "
         "was one of those holding its rank, picked at random), by drawing which unknown cards each hand held "
@@ -200,15 +200,17 @@ class OpeningWorlds(WorldSampler):
         if not self.past.combos:
             raise UserError(f"no world agrees with what Palace's opening play showed seat {seat}")
 
-    def draw(self, rng: np.random.Generator, first=None):
+    def arrangement(self, first=None):
         if first is not None:
             raise ValueError("Palace's worlds keep the opening play's clue: the stock's next card is not spread")
-        for _ in range(MAX_REJECTIONS):
+
+        def arrange(rng):
             placed = self.past.sample(rng)
-            if placed is not None:
-                world = {name: list(cards) for name, cards in self.locations.items()}
-                for (name, i), card in placed.items():
-                    world[name][i] = card
-                return self.position.relocate(world)
-        raise UserError(f"no world consistent with seat {self.seat}'s information was found in "
-                        f"{MAX_REJECTIONS:,} draws")
+            if placed is None:
+                return None
+            world = {name: list(cards) for name, cards in self.locations.items()}
+            for (name, i), card in placed.items():
+                world[name][i] = card
+            return world
+
+        return arrange
