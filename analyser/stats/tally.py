@@ -75,11 +75,12 @@ class Tally:
                    first_mover="first" in (game.record_dtype.names or ()))
 
     def seat_values(self, rec: np.ndarray, name: str) -> np.ndarray:
-        """(players, records) values of a per-seat quantity, seat-major (the fast layout
-        to read out of records: a transposed copy is a quarter the time of a masked one)."""
-        if name in OUTCOME_QUANTITIES:
-            return np.array(rec[name].T[: self.players], np.float64, order="C")
-        return np.array(self.columns[name].values(rec, self.players).T, np.float64, order="C")
+        """(players, records) values of a per-seat quantity, seat-major (the fast layout to sum):
+        read record by record, one pass over the block a field, then transposed (reading
+        seat by seat, a pass over the block a seat, takes longer)."""
+        values = rec[name][:, : self.players] if name in OUTCOME_QUANTITIES else self.columns[name].values(
+            rec, self.players)
+        return np.array(values, np.float64).T.copy()
 
     def add(self, rec: np.ndarray) -> Tally:
         """Count a block of records (a structured array of the game's record dtype)."""
@@ -96,12 +97,18 @@ class Tally:
             by_seat = self.seat_values(rec, q)
             if q == "win":
                 win = by_seat
+            seat = _sums(by_seat, cut)
+            sums = {}          # a group of several seats -> its (sum, square) of the seats' mean
             for part, groups in self.groups.items():
-                values = by_seat if part == "seat" else _group_means(by_seat, groups)
-                dropped = values[:, cut]
-                self.sums[part, q] += values.sum(axis=1) - dropped.sum(axis=1)
-                self.squares[part, q] += (np.einsum("ij,ij->i", values, values)      # not BLAS: 100x slower here
-                                          - np.einsum("ij,ij->i", dropped, dropped))
+                for i, g in enumerate(groups):
+                    if len(g) == 1:
+                        total, square = seat[0][g[0]], seat[1][g[0]]
+                    else:
+                        if g not in sums:
+                            sums[g] = _mean_sums(by_seat, g, cut)
+                        total, square = sums[g]
+                    self.sums[part, q][i] += total
+                    self.squares[part, q][i] += square
         for q in self.unit_quantities:
             v = self.columns[q].values(rec, self.players)[done]
             self.unit_sums[q] += float(v.sum())
@@ -110,11 +117,9 @@ class Tally:
         self._add_balance(rec, done, win)
         return self
 
-    def _add_balance(self, rec: np.ndarray, done: np.ndarray, win: np.ndarray | None = None) -> None:
+    def _add_balance(self, rec: np.ndarray, done: np.ndarray, win: np.ndarray) -> None:
         """Shared wins, and the first mover's win share (see analyser.stats.balance);
-        ``win`` is seat_values(rec, "win"), (players, records), when read already."""
-        if win is None:
-            win = self.seat_values(rec, "win")
+        ``win`` is seat_values(rec, "win")."""
         split = np.count_nonzero((win > 0) & (win < 1), axis=0) > 1
         self.shared_wins += int(np.count_nonzero(split & done))
         if self.first_mover:
@@ -175,14 +180,19 @@ class Tally:
         return mean, var ** 0.5
 
 
+FIXED_TOLERANCE = 1e-10   # a variance below this share of the mean square is the sums' rounding
+
+
 def share_interval(total, squares, n: int, z: float = Z95, whole=False):
     """``(low, high)`` of the mean of values in [0, 1] from their sum and sum of squares over n units
     (arrays allowed): Wilson's interval where every value was 0 or 1 (``squares == total``, see
     Tally.is_binary), else intervals.mean_ci within (0, 1) with the variance floor, so a share that is
     nearly constant (three random seats pooled beside one saver: 2/3 in nearly every game) still gets
     an honest width. whole: where true (a group holding every seat) and the values never varied, the
-    mean is fixed by the game's win total, not estimated: [mean, mean]. NaN without a unit (and, but for
-    Wilson's, without two)."""
+    mean is fixed by the game's win total, not estimated: [mean, mean]. "Never varied" allows for the
+    rounding of the sums (FIXED_TOLERANCE): three seats of one policy share 1/3 of a loss in every
+    Palace game, yet n * (1/3)**2 and the sum of n squares need not round alike. NaN without a unit
+    (and, but for Wilson's, without two)."""
     total, squares = np.asarray(total, dtype=float), np.asarray(squares, dtype=float)
     if n < 1:
         nan = np.full(total.shape, np.nan)
@@ -190,18 +200,29 @@ def share_interval(total, squares, n: int, z: float = Z95, whole=False):
     mean = total / n
     var = np.maximum(squares - n * mean * mean, 0.0) / max(n - 1, 1)
     w_low, w_high = wilson(np.clip(total, 0, n), np.full(total.shape, n), z)
-    fixed = np.asarray(whole, dtype=bool) & (var == 0)
+    fixed = np.asarray(whole, dtype=bool) & (var <= FIXED_TOLERANCE * squares / n)
     b_low, b_high = mean_ci(mean, var, np.full(total.shape, n), z, bounds=(0.0, 1.0), tie=fixed)
     binary = (squares == total) & ~fixed
     low, high = np.where(binary, w_low, b_low), np.where(binary, w_high, b_high)
     return (float(low), float(high)) if low.ndim == 0 else (low, high)
 
 
-def _group_means(by_seat: np.ndarray, groups) -> np.ndarray:
-    """(groups, records): each group's mean over its seats, record by record."""
-    if all(len(g) == 1 for g in groups):
-        return by_seat[[g[0] for g in groups]]
-    return np.stack([by_seat[g[0]] if len(g) == 1 else by_seat[list(g)].mean(axis=0) for g in groups])
+def _sums(values: np.ndarray, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``values`` (rows, records): the sum and the sum of squares over the records but ``cut``
+    (einsum, not BLAS: that was 100x slower here)."""
+    dropped = values[:, cut]
+    return (values.sum(axis=1) - dropped.sum(axis=1),
+            np.einsum("ij,ij->i", values, values) - np.einsum("ij,ij->i", dropped, dropped))
+
+
+def _mean_sums(by_seat: np.ndarray, group: tuple, cut: np.ndarray) -> tuple[float, float]:
+    """The sum and the sum of squares, over the records but ``cut``, of the group's mean over its
+    seats: from the seats' total, divided once (by the size, its square) instead of at every record."""
+    total = by_seat[group[0]] + by_seat[group[1]]
+    for s in group[2:]:
+        total += by_seat[s]
+    (t,), (t2,) = _sums(total[None], cut)
+    return t / len(group), t2 / len(group) ** 2
 
 
 def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -105,3 +105,23 @@ def test_four_seats_of_one_policy_win_three_quarters_with_no_interval():
     assert row["win_rate"] == row["win_ci_low"] == row["win_ci_high"] == 0.75
     assert row["score_mean"] == row["score_ci_low"] == row["score_ci_high"] == 0.75
     assert r.summary["win_ci_low"].lt(r.summary["win_rate"]).all()      # each seat alone has an interval
+
+
+@pytest.mark.parametrize("n", [997, 1000, 4099, 65_537])
+def test_a_share_fixed_by_the_game_has_no_width_whatever_the_rounding(n):
+    """Three seats of one policy share one loss in every 3-player Palace game: the group's loser
+    rate is 1/3 and its win share 2/3, exactly, in every record. Their sums are rounded (n/3 and
+    n/9 are not floats), so an exact zero variance cannot be asked; the interval must still be
+    [mean, mean] rather than a width made of rounding."""
+    rng = np.random.default_rng(n)
+    rec = np.zeros(n, RECORD_DTYPE)
+    loser = rng.integers(0, 3, n)
+    rec["rank"][:, :3] = 1
+    rec["rank"][np.arange(n), loser] = 3
+    rec["win"][:, :3] = rec["rank"][:, :3] < 3
+    rec["score"] = rec["win"]
+    rec["length"] = 50
+    t = Tally.for_run(PALACE, 3, ["saver"] * 3).add(rec)
+    row = policy_table(t, ["saver"] * 3).iloc[0]
+    for name, share in (("loser", 1 / 3), ("win", 2 / 3)):
+        assert row[f"{name}_ci_low"] == row[f"{name}_ci_high"] == pytest.approx(share, abs=1e-12), name
