@@ -153,15 +153,10 @@ def log_swap_nb(pb, pv, seat, log):
 
 
 @inline_kernel
-def ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, only, lo, hi):
-    """Ask the seat's policy when there is a choice (else play ``only``); check its
-    answer. The phase's actions are lo..hi-1: checking the range as well as the
-    mask keeps a policy that wrote into the mask from reaching the other phase's
-    actions."""
-    if n_legal == 1:
-        return only
-    hd["decisions"] += 1
-    a = decide_nb(kinds[seat], policies, seat, pb, priv[seat], legal, params[seat])
+def checked_nb(hd, seat, legal, a, lo, hi):
+    """The policy's answer ``a``, or -1 (the unit stops) if it is not legal. The phase's
+    actions are lo..hi-1: checking the range as well as the mask keeps a policy that
+    wrote into the mask from reaching the other phase's actions."""
     if a < lo or a >= hi or not legal[a]:
         illegal_action_nb(hd, seat)
         return -1
@@ -169,7 +164,7 @@ def ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, only, lo
 
 
 @kernel
-def swap_phase_nb(policies, kinds, params, pb, priv, hd, legal, log):
+def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
     """Everyone swaps at once (rule book: Swap): each seat decides from the dealt table.
 
     The seats are asked one after another, each until it says done, on the
@@ -178,7 +173,11 @@ def swap_phase_nb(policies, kinds, params, pb, priv, hd, legal, log):
     places: the public record shows the dealt row again to the seats after it,
     and ``swap_up`` holds its final row, until all final rows go face up
     together. Only face-up rows change hands: swaps keep every count. A seat
-    whose answer is illegal ends the phase with the rows it has."""
+    whose answer is illegal ends the phase with the rows it has.
+
+    Every seat is asked through its pointer, a built-in policy too: the swap is a
+    few decisions a game, and calling the built-ins directly here as well
+    (analyser.games.dispatch) would compile them into the engine a second time."""
     legal[:] = False
     up = pb["face_up"]
     kept = hd["swap_up"]
@@ -189,9 +188,11 @@ def swap_phase_nb(policies, kinds, params, pb, priv, hd, legal, log):
     for seat in range(pb["players"]):
         pb["seat"] = seat
         for _ in range(MAX_SWAPS):
-            n_legal = fill_swap_legal_nb(pb, priv[seat], seat, legal)
-            a = ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, ACTION.SWAP_DONE, ACTION.SWAP,
-                       ACTION.COUNT)
+            a = ACTION.SWAP_DONE
+            if fill_swap_legal_nb(pb, priv[seat], seat, legal) > 1:
+                hd["decisions"] += 1
+                a = checked_nb(hd, seat, legal, policies[seat](pb, priv[seat], legal, params[seat]), ACTION.SWAP,
+                               ACTION.COUNT)
             if a < 0 or a == ACTION.SWAP_DONE:
                 break
             apply_swap_nb(pb, priv[seat], seat, a)
@@ -549,9 +550,13 @@ def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, l
     seat = pb["seat"] & 7       # & 7: the compiler then knows it is not negative (no index fix-ups)
     pv = priv[seat]
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
-    a = ask_nb(policies, kinds, params, pb, priv, hd, seat, legal, n_legal, only, 0, ACTION.SWAP)
-    if a < 0:
-        return True
+    a = only
+    if n_legal > 1:
+        hd["decisions"] += 1
+        a = checked_nb(hd, seat, legal, decide_nb(kinds[seat], policies, seat, pb, pv, legal, params[seat]), 0,
+                       ACTION.SWAP)
+        if a < 0:
+            return True
     hd["actions"] += 1
     hd["turns"] += 1
     if a < ACTION.PICKUP:
@@ -589,6 +594,6 @@ def play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
 def new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
     """Deal, swap and find the opening player: the state before the first play."""
     deal_nb(seed, deal, players, settings, streams, pub, priv, hid)
-    swap_phase_nb(policies, kinds, params, pub[0], priv, hid[0], legal, log)
+    swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
     if hid[0]["error"] == ERROR.NONE:
         start_nb(pub[0], priv, hid[0])

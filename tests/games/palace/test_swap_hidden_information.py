@@ -20,13 +20,12 @@ from tests.games.palace.table import give_hand
 
 STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)
 SETTINGS = np.array([0, 0, 5000], np.int64)
-POINTERS = np.zeros(MAX_PLAYERS, np.int64)   # every seat through its pointer (dispatch.POINTER): any policy alike
 
 
 @njit(types.void(POLICIES_T, types.float64[:, ::1], types.Array(PUBLIC_T, 1, "C"), types.Array(PRIVATE_T, 1, "C"),
                  types.Array(HIDDEN_T, 1, "C"), types.boolean[::1], types.int32[::1]), cache=True)
 def swap(policies, params, pub, priv, hid, legal, log):
-    swap_phase_nb(policies, POINTERS, params, pub[0], priv, hid[0], legal, log)
+    swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
 
 
 @njit(POLICY_SIG, cache=True)
