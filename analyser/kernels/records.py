@@ -3,22 +3,24 @@
 numba compiles (and caches) one version of each for every game's record types,
 so they cost what the game's own copy cost; a game calls them as it called that.
 """
+import numpy as np
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.outcome import ERROR
 
 
-@intrinsic
-def zero_nb(typingctx, array):
-    """Set every byte of a C-contiguous array to zero (a memset). ``array.view(np.uint8)[:] = 0``
-    does the same, but numba compiles a view check for every record type viewed (about 0.2 s
-    of every game's first run each)."""
-    if not isinstance(array, types.Array) or array.layout != "C":
-        return None
+def zero_nb(array):
+    """Set every byte of a C-contiguous array to zero. This is the uncompiled meaning (a run
+    with NUMBA_DISABLE_JIT); compiled code calls a memset (_zero_bytes): the view below makes
+    numba compile a view check for every record type viewed, about 0.2 s of a first run each."""
+    array.view(np.uint8)[:] = 0
 
+
+@intrinsic
+def _zero_bytes(typingctx, array):
     def codegen(context, builder, signature, args):
         ary = context.make_array(array)(context, builder, args[0])
         itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(array.dtype)))
@@ -26,6 +28,13 @@ def zero_nb(typingctx, array):
         return context.get_dummy_value()
 
     return types.void(array), codegen
+
+
+@overload(zero_nb)
+def _zero_nb_compiled(array):
+    if isinstance(array, types.Array) and array.layout == "C":
+        return lambda array: _zero_bytes(array)
+    return None
 
 
 @kernel
