@@ -78,8 +78,10 @@ class Tally:
         """(players, records) values of a per-seat quantity, seat-major (the fast layout to sum):
         read record by record, one pass over the block a field, then transposed (reading
         seat by seat, a pass over the block a seat, takes longer)."""
-        values = rec[name][:, : self.players] if name in OUTCOME_QUANTITIES else self.columns[name].values(
-            rec, self.players)
+        if name in OUTCOME_QUANTITIES:
+            values = rec[name][:, : self.players]
+        else:
+            values = self.columns[name].values(rec, self.players)
         return np.array(values, np.float64).T.copy()
 
     def add(self, rec: np.ndarray) -> Tally:
@@ -97,16 +99,16 @@ class Tally:
             by_seat = self.seat_values(rec, q)
             if q == "win":
                 win = by_seat
-            seat = _sums(by_seat, cut)
-            sums = {}          # a group of several seats -> its (sum, square) of the seats' mean
+            seat_totals, seat_squares = _sums(by_seat, cut)
+            pooled = {}        # a group of several seats -> (sum, sum of squares) of the seats' mean
             for part, groups in self.groups.items():
                 for i, g in enumerate(groups):
                     if len(g) == 1:
-                        total, square = seat[0][g[0]], seat[1][g[0]]
+                        total, square = seat_totals[g[0]], seat_squares[g[0]]
                     else:
-                        if g not in sums:
-                            sums[g] = _mean_sums(by_seat, g, cut)
-                        total, square = sums[g]
+                        if g not in pooled:
+                            pooled[g] = _mean_sums(by_seat, g, cut)
+                        total, square = pooled[g]
                     self.sums[part, q][i] += total
                     self.squares[part, q][i] += square
         for q in self.unit_quantities:

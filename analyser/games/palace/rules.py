@@ -154,9 +154,10 @@ def log_swap_nb(pb, pv, seat, log):
 
 @inline_kernel
 def checked_nb(hd, seat, legal, a, lo, hi):
-    """The policy's answer ``a``, or -1 (the unit stops) if it is not legal. The phase's
-    actions are lo..hi-1: checking the range as well as the mask keeps a policy that
-    wrote into the mask from reaching the other phase's actions."""
+    """A decision's answer ``a``, counted, or -1 (the unit stops) if it is not legal. The
+    phase's actions are lo..hi-1: checking the range as well as the mask keeps a policy
+    that wrote into the mask from reaching the other phase's actions."""
+    hd["decisions"] += 1
     if a < lo or a >= hi or not legal[a]:
         illegal_action_nb(hd, seat)
         return -1
@@ -190,7 +191,6 @@ def swap_phase_nb(policies, params, pb, priv, hd, legal, log):
         for _ in range(MAX_SWAPS):
             a = ACTION.SWAP_DONE
             if fill_swap_legal_nb(pb, priv[seat], seat, legal) > 1:
-                hd["decisions"] += 1
                 a = checked_nb(hd, seat, legal, policies[seat](pb, priv[seat], legal, params[seat]), ACTION.SWAP,
                                ACTION.COUNT)
             if a < 0 or a == ACTION.SWAP_DONE:
@@ -552,7 +552,6 @@ def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, l
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
     a = only
     if n_legal > 1:
-        hd["decisions"] += 1
         a = checked_nb(hd, seat, legal, decide_nb(kinds[seat], policies, seat, pb, pv, legal, params[seat]), 0,
                        ACTION.SWAP)
         if a < 0:
