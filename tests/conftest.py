@@ -14,6 +14,14 @@ register()      # the example game joins the registry, so the kit (tests/kit/tes
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
 
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("two_threads"):
+        from analyser.testing.checks import available_threads
+
+        if available_threads() < 2:
+            pytest.skip("plays on two threads: numba has one on this machine")
+
+
 @pytest.fixture(autouse=True)
 def _quiet_numba_experimental():
     with warnings.catch_warnings():

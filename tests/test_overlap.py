@@ -33,7 +33,7 @@ def written(path, overlap, monkeypatch, **run):
     return result
 
 
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [1, pytest.param(2, marks=pytest.mark.two_threads)])
 def test_the_overlapped_file_and_tally_are_the_sequential_ones(tmp_path, monkeypatch, threads):
     """Eight chunks into a reused double buffer while the previous one is written: the records
     table read back is the one written one chunk after the other, bit for bit, and the kept

@@ -37,6 +37,7 @@ def test_save_writes_a_file_show_reads(result, tmp_path):
     assert back.meta["seed"] == 3 and back.meta["policies"] == MIX
 
 
+@pytest.mark.two_threads
 def test_records_are_the_same_bytes_for_any_chunking():
     """Joining chunks copies bytes: np.concatenate leaves an aligned dtype's padding undefined."""
     a = analyser.simulate("palace", policies=MIX, n=300, seed=5, chunk_size=300, threads=1).records

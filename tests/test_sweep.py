@@ -180,14 +180,14 @@ def test_seat_advantage_is_not_a_strategy():
     """max_pile=0 plays as saver: at 2 players seat 0 wins 50.9%, but in both seats its share is the fair
     50% exactly (deterministic policies: each deal is won once in each seat), and its difference from a
     saver-equivalent baseline is an exact tie; the defaults (max_pile=3) are far worse."""
-    r = sweep("palace", ["pickup:max_pile=0|3|6", "saver"], players=2, deals=300, seed=3, threads=2,
+    r = sweep("palace", ["pickup:max_pile=0|3|6", "saver"], players=2, deals=300, seed=3,
               baseline={"max_pile": 0})
     row = r.table.set_index("max_pile").loc[0]
     assert row["win_rate"] == 0.5 and row["win_ci_low"] < 0.5 < row["win_ci_high"] and r.meta["fair_share"] == 0.5
     assert (row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"]) == (0, 0, 0) and row["baseline"]
     assert r.meta["baseline"]["row"] == 0 and r.meta["family"]["tests"] == 2
     assert r.table["significant"].tolist() == [False, True, True]
-    extra = sweep("palace", ["pickup:max_pile=3|6", "saver"], players=2, deals=300, seed=3, threads=2,
+    extra = sweep("palace", ["pickup:max_pile=3|6", "saver"], players=2, deals=300, seed=3,
                   baseline="max_pile=0")                                 # the baseline is played besides
     assert extra.meta["baseline"]["row"] is None and extra.meta["baseline"]["win_rate"] == 0.5
     assert np.array_equal(extra.table["win_diff"], r.table["win_diff"].iloc[1:])
@@ -226,7 +226,7 @@ def test_common_deals_rotations_and_recheck(monkeypatch):
             super().__init__(config)
 
     monkeypatch.setattr(runner_module, "ChunkRunner", Counting)
-    r = sweep("palace", ["pickup:max_pile=1|3|5", "saver"], players=2, deals=400, seed=7, threads=2)
+    r = sweep("palace", ["pickup:max_pile=1|3|5", "saver"], players=2, deals=400, seed=7)
     assert len(built) == 2                          # one compiled engine per arrangement for every setting
     assert [c.streams for c in built] == [(0, 1), (1, 0)]             # each instance keeps its stream id
     assert list(r.table["max_pile"]) == [1, 3, 5] and (r.table["games"] + r.table["aborted"] == 400).all()
@@ -238,10 +238,10 @@ def test_common_deals_rotations_and_recheck(monkeypatch):
     assert r.recheck["curse_ci_low"] < r.recheck["curse"] < r.recheck["curse_ci_high"]
 
     def rotated(pile, seed):       # the swept seat in seat 0 then seat 1, each instance on its own stream
-        ab = simulate("palace", players=2, policies=[f"pickup:max_pile={pile}", "saver"], deals=400, seed=seed,
-                      threads=2).records
+        ab = simulate("palace", players=2, policies=[f"pickup:max_pile={pile}", "saver"], deals=400,
+                      seed=seed).records
         ba = simulate("palace", players=2, policies=["saver", f"pickup:max_pile={pile}"], deals=400, seed=seed,
-                      threads=2, streams=[1, 0]).records
+                      streams=[1, 0]).records
         keep = ~(ab["aborted"].astype(bool) | ba["aborted"].astype(bool))
         return ((ab["win"][:, 0] + ba["win"][:, 1]) / 2)[keep].mean()
 
@@ -252,14 +252,14 @@ def test_common_deals_rotations_and_recheck(monkeypatch):
 
 def test_results_file_round_trip_and_plots(tmp_path):
     path = tmp_path / "s.parquet"
-    r = sweep("palace", ["saver:keep=0|8,burn_at=3|5", "lowest"], players=2, deals=200, seed=1, threads=2,
+    r = sweep("palace", ["saver:keep=0|8,burn_at=3|5", "lowest"], players=2, deals=200, seed=1,
               check_seed=99, out=path)
     back = load_sweep(path)
     assert back.to_dict() == r.to_dict() and back.meta["kind"] == "sweep" and r.recheck["seed"] == 99
     assert list(back.table.columns[:2]) == ["keep", "burn_at"] and len(back.table) == 4
     assert "SweepResult palace" in repr(back) and "<table" in back._repr_html_()
     assert r.plot() is not None
-    one = sweep("palace", ["saver:keep=0..2", "lowest"], players=2, deals=100, threads=2)
+    one = sweep("palace", ["saver:keep=0..2", "lowest"], players=2, deals=100)
     assert one.plot() is not None
     with pytest.raises(UserError, match="not a sweep|without analyser metadata|not a readable"):
         pd.DataFrame({"a": [1]}).to_parquet(tmp_path / "x.parquet")
@@ -270,7 +270,7 @@ def test_results_file_round_trip_and_plots(tmp_path):
 
 def test_cli_table_json_csv(tmp_path):
     base = ["sweep", "palace", "--policy", "pickup:max_pile=0..3", "--policy", "saver", "-p", "2", "-n", "200",
-            "--no-progress", "--threads", "2"]
+            "--no-progress"]
     r = cli.invoke(app, [*base, "--plot", str(tmp_path / "s.png")], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()

@@ -115,15 +115,17 @@ def test_the_balance_interval_covers_a_known_gap():
 
 
 def test_decision_moves_is_pooled_over_completed_units():
+    """Completed units of 1 decision in 10 moves and 9 in 30 pool to 10 / 40 = 0.25 (the mean of
+    their ratios is 0.2); the aborted third, 50 decisions in 50 moves, would make it 60 / 90."""
     rng = np.random.default_rng(5)
-    rec = palace(1000, 3, rng, rng.integers(0, 3, 1000))
-    rec["aborted"][::7] = True
-    rec["win"][::7] = 0
-    done = rec[~rec["aborted"]]
+    rec = palace(999, 3, rng, rng.integers(0, 3, 999))
+    rec["decisions"], rec["length"] = np.tile([1, 9, 50], 333), np.tile([10, 30, 50], 333)
+    rec["aborted"][2::3] = True
+    rec["win"][2::3] = 0
     f = figures(PALACE, rec, 3)
-    assert f["decision_moves"] == pytest.approx(done["decisions"].sum() / done["length"].sum(), rel=1e-12)
-    assert f["completion"] == pytest.approx(done.size / rec.size) and f["duration"] == f["length_mean"]
-    assert f["first_mover_units"] == done.size
+    assert f["decision_moves"] == pytest.approx(0.25, rel=1e-12)
+    assert f["completion"] == pytest.approx(2 / 3) and f["duration"] == f["length_mean"] == 20
+    assert f["first_mover_units"] == 666
 
 
 def test_shared_wins_draws_and_the_fair_share():
