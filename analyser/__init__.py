@@ -13,14 +13,13 @@ Layout, each layer importing only those below it (checked by import-linter,
 
     cli/        the Typer commands
     analyses/   simulate, trace, compare, tournament, sweep, vary, report: plans over the engine
-    engine/     registry, configuration, policies, the pipeline (plan, executor, sink, stop rule), progress
-    games/      one package per game: compiled rules and engine, policies, trace text
+    engine/     a run's configuration, the pipeline (plan, executor, sink, stop rule), progress
+    games/      the registry and policy specs, and one package per game: compiled rules and engine,
+                policies, trace text
     kernels/    compiled code every game shares (the compile cache's key)
     stats/, io/, plots/   leaves: statistics, results files and JSON, figures
 """
-from __future__ import annotations
-
-import sys
+import sys as _sys
 
 from analyser.errors import UserError
 from analyser.kernels.paths import CACHE_DIR
@@ -127,7 +126,5 @@ def register_game(spec, replace: bool = False):
 __all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "load",
            "merge", "rollout", "review", "register_game", "UserError", "CACHE_DIR"]
 
-if "numba.core.caching" in sys.modules:  # numba is loaded already: install the locator at once
-    import importlib
-
-    importlib.import_module("analyser.kernels.cache")
+if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once
+    __import__("analyser.kernels.cache")

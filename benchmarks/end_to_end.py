@@ -71,11 +71,11 @@ def main():
         out = Path(tmp) / "run.parquet"
         for game in args.game or GAMES:
             executor = LocalExecutor()
-            probe = RunConfig.build(game, None, None, 2 * DEFAULT_CHUNK // 8, 1)
+            probe = RunConfig.build(game, deals=2 * DEFAULT_CHUNK // 8, seed=1)
             simulation_rate(probe, max(threads), executor)           # compiles or loads, warms up
             rate = simulation_rate(probe, max(threads), executor)
             count = max(1000, int(round(rate * args.seconds, -3)))
-            config = RunConfig.build(game, None, None, count, 1)
+            config = RunConfig.build(game, deals=count, seed=1)
             end_to_end_rate(game, DEFAULT_CHUNK // 8, max(threads), out)       # the tally's and writer's code
             for t in threads:
                 rates: dict[str, list[float]] = {"simulation": [], "end to end": [], "with --out": []}

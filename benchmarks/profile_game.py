@@ -81,7 +81,7 @@ def main():
     args = ap.parse_args()
     set_threads(1)
     mix = MIXES[args.game]
-    runner = ChunkRunner(RunConfig.build(args.game, None, list(mix), args.count, 1))   # compiles, as simulate does
+    runner = ChunkRunner(RunConfig.build(args.game, policies=list(mix), deals=args.count, seed=1))  # compiles now
     engine = importlib.import_module(f"analyser.games.{args.game}.engine")
     n = write_perf_map([engine.simulate_nb] + [spec.function for spec in get_game(args.game).policies])
     start = time.perf_counter()

@@ -27,7 +27,7 @@ REVIEWED = ("palace", "enemy_anemone", "olenon")
 
 def widest_step(game: str) -> tuple[int, int]:
     """(step, legal actions) of the middle third's position with the most legal actions."""
-    history, kit, _ = position_at(RunConfig.build(game, None, None, 1, 1), None)
+    history, kit, _ = position_at(RunConfig.build(game, deals=1, seed=1), None)
     third = len(history) // 3
     best = (0, 0)
     for step in range(third, 2 * third):

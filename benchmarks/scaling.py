@@ -32,7 +32,7 @@ def main():
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     policies = args.policies.split(",")
-    config = RunConfig.build(args.game, None, policies, args.count, 1)
+    config = RunConfig.build(args.game, policies=policies, deals=args.count, seed=1)
     runner = ChunkRunner(config)
     buffer = np.zeros(65536, config.game.record_dtype)
     rates: dict[tuple[str, int], list[float]] = {}

@@ -1,5 +1,7 @@
 """The Python API: reproducibility, traces that match simulation, user policies, results files."""
+import importlib
 import json
+import types
 
 import numpy as np
 import pandas as pd
@@ -168,3 +170,19 @@ def test_single_hands_are_matches_of_one_hand_that_say_hands(tmp_path):
     one = analyser.trace("highcard", unit="hand", seed=6, deal=7, policies=["random"]).events
     match = analyser.trace("highcard", rules={"hands": 1}, seed=6, deal=7, policies=["random"]).events
     assert (one[0].pop("unit"), match[0].pop("unit")) == ("hand", "match") and one == match
+
+
+def test_the_package_exposes_only_its_api():
+    """``import analyser`` offers the names of __all__ (its subpackages aside), no helper it imported."""
+    public = {name for name, value in vars(analyser).items() if not name.startswith("_")
+              and not (isinstance(value, types.ModuleType) and value.__name__.startswith("analyser."))}
+    assert public == set(analyser.__all__) - {"__version__"}
+
+
+def test_every_result_kind_names_its_loader_and_printer():
+    from analyser.analyses.kinds import KINDS
+
+    for name, kind in KINDS.items():
+        for target in (kind.loader, kind.printer):
+            module, _, attr = target.partition(":")
+            assert callable(getattr(importlib.import_module(module), attr, None)), (name, target)

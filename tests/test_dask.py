@@ -86,7 +86,7 @@ def test_an_error_in_a_task_reaches_the_caller_as_itself(client):
 
 
 def test_results_closed_early_cancels_the_outstanding_tasks(client):
-    config = RunConfig.build("palace", 2, ["saver", "random"], 2000, seed=5)
+    config = RunConfig.build("palace", players=2, policies=["saver", "random"], deals=2000, seed=5)
     executor = dask_backend.DaskExecutor(client)
     executor.prepare(Plan.of([config], chunk_size=50))
     played = executor.results([Chunk(0, start, 50) for start in range(0, 2000, 50)])
@@ -135,7 +135,7 @@ def test_a_worker_killed_mid_run_changes_nothing(client):
 
     from analyser.engine.pipeline import Gather, execute, join_records
 
-    config = RunConfig.build("palace", 2, ["saver", "random"], 3000, seed=8)
+    config = RunConfig.build("palace", players=2, policies=["saver", "random"], deals=3000, seed=8)
     local = analyser.simulate("palace", 2, ["saver", "random"], n=3000, seed=8).records
     pids = list(client.run(os.getpid).values())
     got = []
@@ -154,7 +154,7 @@ def test_an_interrupted_cluster_run_resumes_from_its_run_directory(client, tmp_p
     from analyser.engine.pipeline import Gather, execute
     from analyser.errors import Interrupted
 
-    config = RunConfig.build("olenon", 4, None, 600, seed=3)
+    config = RunConfig.build("olenon", players=4, deals=600, seed=3)
     seen = []
 
     def stop_at_four(chunk, records):

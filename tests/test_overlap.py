@@ -56,7 +56,7 @@ def test_the_overlapped_file_and_tally_are_the_sequential_ones(tmp_path, monkeyp
 
 
 def test_the_executor_keeps_two_buffers_for_a_sink_that_holds_one_chunk():
-    config = RunConfig.build("palace", 2, ["saver", "lowest"], 30, 1)
+    config = RunConfig.build("palace", players=2, policies=["saver", "lowest"], deals=30, seed=1)
     executor = LocalExecutor()
     executor.prepare(Plan.of([config], chunk_size=10), reuse_buffers=True, held=1)
     from analyser.engine.pipeline import Chunk

@@ -13,7 +13,7 @@ from analyser.stats.effects import EffectTally
 
 
 def _plan(n=30, chunk=10, seeds=(1,)):
-    configs = [RunConfig.build("palace", 2, ["saver", "lowest"], n, s) for s in seeds]
+    configs = [RunConfig.build("palace", players=2, policies=["saver", "lowest"], deals=n, seed=s) for s in seeds]
     return Plan.of(configs, chunk_size=chunk, label="test")
 
 

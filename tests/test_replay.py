@@ -51,7 +51,8 @@ def states(stream) -> list:
 
 def positions(game):
     kw = CASES[game]
-    config = RunConfig.build(game, kw.get("players"), None, 1, kw["seed"], kw.get("rules"), kw["deal"])
+    config = RunConfig.build(game, players=kw.get("players"), deals=1, seed=kw["seed"], rules=kw.get("rules"),
+                             first_deal=kw["deal"])
     history, kit, _ = position_at(config, None)
     return history, kit
 

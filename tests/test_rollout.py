@@ -18,7 +18,7 @@ def winning_position(players=2, seeds=range(300)):
     at once) while picking up the pile is also legal and the other seat is nearly out (so a
     pickup can lose)."""
     for seed in seeds:
-        history, _, _ = position_at(RunConfig.build("palace", players, None, 1, seed), None)
+        history, _, _ = position_at(RunConfig.build("palace", players=players, deals=1, seed=seed), None)
         for step, position in enumerate(history, start=1):
             decision = position.decision()
             if decision is None:
@@ -96,7 +96,7 @@ def test_bad_positions_get_one_line_and_exit_2(args, words):
 
 
 def test_a_forced_move_reports_one_action_and_the_end_is_refused():
-    history, kit, _ = position_at(RunConfig.build("palace", 4, None, 1, 1), None)
+    history, kit, _ = position_at(RunConfig.build("palace", players=4, deals=1, seed=1), None)
     forced = next(k for k, p in enumerate(history, start=1) if p.decision() is None and p.decision(forced=True))
     r = rollout("palace", seed=1, step=forced, trials=50)
     assert len(r.table) == 1 and r.table.iloc[0]["played"] and "forced move" in r.meta["forced"]
@@ -190,7 +190,7 @@ def test_the_next_draw_is_spread_evenly_over_the_trials():
     from analyser.analyses.rollout import first_draws, knowledge_of
     from analyser.games.worlds import WorldSampler
 
-    history, kit, runner = position_at(RunConfig.build("palace", 4, None, 1, 1), 20)
+    history, kit, runner = position_at(RunConfig.build("palace", players=4, deals=1, seed=1), 20)
     _, _, knowledge = knowledge_of(history, 0, kit, runner)
     spread = first_draws(WorldSampler(history[-1], knowledge), kit, 0, 20)
     name, index, _ = spread(0)

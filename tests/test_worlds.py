@@ -40,7 +40,7 @@ GAMES = [(2, 2), (2, 3), (2, 5), (4, 0), (4, 1), (4, 5)]   # (players, seed); 4/
 
 def whole_game(players: int, seed: int):
     """Every position of deal 0 of ``seed``: the setup, then after each action."""
-    config = RunConfig.build("palace", players, None, 1, seed, None, 0)
+    config = RunConfig.build("palace", players=players, deals=1, seed=seed)
     _, kit, runner = position_at(config, 1)
     n = sum(1 for _ in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
                                 runner.params, runner.streams))
@@ -173,7 +173,7 @@ def check_swap_known(games, from_deal: bool):
         events = analyser.trace("palace", seed=seed, deal=0, players=players).events
         took = swapped_in(events)
         start = [dealt_table(history, events)] if from_deal else []
-        _, kit, runner = position_at(RunConfig.build("palace", players, None, 1, seed, None, 0), 1)
+        _, kit, runner = position_at(RunConfig.build("palace", players=players, deals=1, seed=seed), 1)
         # every early step (where the swapped cards are all still in hand), then every ninth and the last:
         # following from the start at each step is quadratic, and a card's knowledge only ever ends
         n = len(history)
@@ -372,7 +372,7 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
     assert worlds(2) == three[:2], "trial t's world changed with the number of trials"
     assert worlds(3) == three
     assert not set(worlds(3, rollout_seed=5)) & set(three)
-    _, kit, runner = position_at(RunConfig.build("palace", 2, None, 1, 2, None, 0), 1)
+    _, kit, runner = position_at(RunConfig.build("palace", players=2, deals=1, seed=2), 1)
     dealt, _, knowledge = knowledge_of(history[:step], mover(history[step - 1]), kit, runner)
     sampler = kit.world_sampler(history[:step], mover(history[step - 1]), knowledge, dealt)
     spread = rollout_module.first_draws(sampler, kit, 4, step)

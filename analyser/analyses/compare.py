@@ -31,7 +31,7 @@ for the policies), and deals first_deal .. first_deal + n - 1 are played with
 every arrangement.
 
 Identical policies: when A and B are one policy under two names
-(core.policy.same_policy) the result says so up front; a deterministic one then
+(games.policy_specs.same_policy) the result says so up front; a deterministic one then
 gives an exact tie (0, interval [0, 0]).
 
 Tables: with 3+ seats, A's advantage where A sits alone and where B does is
@@ -54,22 +54,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
-from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute, run_meta
-from analyser.engine.run_dir import open_run_dir
-from analyser.engine.stopping import (
-    DEFAULT_MAX_COUNT,
-    FIXED,
-    STOP_RULE,
-    Precision,
-    batch_plan,
-    check_chunk_size,
-    check_precision,
-    first_unit,
-    one_count,
-    stop_text,
-)
+from analyser.engine.play_args import play_args
+from analyser.engine.stopping import DEFAULT_MAX_COUNT, STOP_RULE, stop_text
 from analyser.errors import UserError
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import jsonable_tree, rows
@@ -226,34 +214,33 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     out: also write the per-deal values and metadata to this Parquet file.
     backend, run_dir: as simulate's.
     """
-    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
-    count = one_count(n, deals, "deal")
-    precision = check_precision(precision)
     if not isinstance(policies, (list, tuple)) or len(policies) != 2:
         got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
         raise UserError(f"compare takes exactly two policies, A and B, not {got}")
-    chunk_size = check_chunk_size(chunk_size)
-    base = RunConfig.build(game, players, policies[0], 1, seed, rules, 0, None, unit)   # game, players, rules
-    unit_name = base.game.unit
-    count, cap = batch_plan(count, precision, max_deals, unit_name)
-    first_deal = first_unit(first_deal, unit_name, cap)
+    args = play_args(game, players, policies[0], seed, rules, unit, n=n, deals=deals, precision=precision,
+                     max_deals=max_deals, first_deal=first_deal, chunk_size=chunk_size, backend=backend,
+                     run_dir=run_dir)
+    base = args.base
     teams = base.game.team_of(base.players)
     seats, streams, name = arrangements(base.players, teams)
-    configs = [RunConfig.build(game, base.players, [policies[0] if c == "A" else policies[1] for c in s], cap, seed,
-                               rules, first_deal, st, unit) for s, st in zip(seats, streams, strict=True)]
-    meta = _metadata(configs[0], seats, streams, name, precision, cap, is_team_game(seat_groups(teams)))
+    configs = [RunConfig.build(game, players=base.players,
+                               policies=[policies[0] if c == "A" else policies[1] for c in s],
+                               deals=args.cap, seed=seed, rules=rules, first_deal=args.first_deal, streams=st,
+                               unit=unit)
+               for s, st in zip(seats, streams, strict=True)]
+    meta = _metadata(configs[0], seats, streams, name, args.precision, args.cap, is_team_game(seat_groups(teams)))
     meta["same_policy"] = same_policy(configs[0].seats[seats[0].index("A")], configs[0].seats[seats[0].index("B")])
     a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
     b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
     tally = PairedTally(len(seats), kinds_of(seats))
-    plan = Plan.of(configs, count, chunk_size, f"{base.game.name} x{base.players}, {len(seats)} arrangements")
-    stop = FIXED if precision is None else Precision(precision, cap, lambda: stop_width(tally, "win"))
+    plan = Plan.of(configs, args.count, args.chunk_size, f"{base.game.name} x{base.players}, {len(seats)} arrangements")
+    stop = args.stop_rule(lambda: stop_width(tally, "win"))
 
     def add(chunk, plays):
         tally.add(np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64), plays, a_seats, b_seats)
 
-    run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, backend=backend, run_dir=run_dir)
-    meta.update(run_meta(run, stop), stopped=stop_text(run.stop, unit_name))
+    run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
+    meta.update(run_meta(run, stop), stopped=stop_text(run.stop, args.unit))
     result = CompareResult(meta, tally)
     if out is not None:
         result.save(out)

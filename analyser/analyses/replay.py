@@ -59,7 +59,7 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
     """Unit ``deal`` of ``seed`` (exactly the one ``simulate`` and ``trace`` play) as a replay.
     ``rollouts``: rollouts of this unit's positions (RolloutResult, or the files ``analyser rollout
     --out`` writes), each shown at its step beside the legal actions."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
     played = trace(game, seed=seed, deal=deal, players=players, policies=policies, rules=rules)
     with quiet_first_class():
         history, kit, runner = position_at(config, None)

@@ -113,7 +113,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     step = whole_number(step, "the step", 1)
     rule = Stopping.of(trials, precision, drop, top, open_cards)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
     if seat is not None:
         seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
@@ -367,7 +367,7 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
 
     rule = Stopping.of(trials, precision, drop, top, open_cards)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
     seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
     with quiet_first_class():
@@ -429,7 +429,7 @@ def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None,
               rules: dict | None = None) -> pd.DataFrame:
     """Every real decision of a unit (two or more legal actions): its step (what ``rollout``
     takes: the position before that action), the seat, how many choices, and what it played."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal)
+    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
     history, kit, runner = position_at(config, None)
     rows = []
     with quiet_first_class():

@@ -30,12 +30,11 @@ from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
-    FIXED,
     STOP_RULE,
-    Precision,
     batch_plan,
     check_precision,
     one_count,
+    stop_rule,
     stop_text,
 )
 from analyser.errors import UserError
@@ -94,7 +93,8 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
         progress = in_notebook()
     where = {"backend": check_backend(backend), "run_dir": open_run_dir(run_dir)}
     with preparing(progress):
-        config = RunConfig.build(game, players, policies, count, seed, rules, first_deal, streams, unit)
+        config = RunConfig.build(game, players=players, policies=policies, deals=count, seed=seed, rules=rules,
+                                 first_deal=first_deal, streams=streams, unit=unit)
     if rerun and precision is None:
         raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
     if precision is None:
@@ -204,9 +204,8 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
     """Play one configuration through the pipeline: ``config.deals`` units (with ``precision``,
     ``(target, cap)``, the first batch of a precision run); ``extra`` joins the metadata."""
     meta = config.metadata()
-    stop = FIXED
-    if precision is not None:
-        stop = Precision(*precision, lambda: share_half_width(sink.tally, config.game))
+    target, cap = precision if precision is not None else (None, config.deals)
+    stop = stop_rule(target, cap, lambda: share_half_width(sink.tally, config.game))
 
     def finish(run) -> dict:
         done = {"deals": run.units, "threads": run.threads, "seconds": run.seconds,

@@ -86,11 +86,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
-from analyser.engine.backend import check_backend, make_executor
+from analyser.engine.backend import make_executor
 from analyser.engine.config import DEFAULT_CHUNK, MAX_INDEX, RunConfig, whole_number
 from analyser.engine.pipeline import Gather, Plan, execute
-from analyser.engine.run_dir import open_run_dir
-from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
+from analyser.engine.play_args import play_args
 from analyser.errors import UserError, choices
 from analyser.games.policy_specs import PolicySpec, SeatPolicy, as_seat_policy, same_policy, split_spec, unknown_policy
 from analyser.games.registry import get_game
@@ -523,13 +522,10 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     arrangement. check_seed: the re-check's seed (default seed + 1,000,003). out: also write the table
     and metadata to this Parquet file. backend, run_dir: as simulate's.
     """
-    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
-    count = one_count(n, deals, "deal")
-    chunk_size = check_chunk_size(chunk_size)
     spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
-    base = RunConfig.build(game, players, spec.default_policy, 1, seed, rules, 0, None, unit)  # players, rules, seed
-    count, _ = batch_plan(count, None, None, spec.unit)
-    first_deal = first_unit(first_deal, spec.unit, count)
+    args = play_args(game, players, spec.default_policy, seed, rules, unit, n=n, deals=deals, first_deal=first_deal,
+                     chunk_size=chunk_size, backend=backend, run_dir=run_dir)
+    base, count, first_deal, chunk_size = args.base, args.count, args.first_deal, args.chunk_size
     plan = plan_sweep(base.game, base.players, policies, values, baseline)
     seed = base.seed
     check_seed = (seed + CHECK_SEED_OFFSET) % (MAX_INDEX + 1) if check_seed is None else \
@@ -543,8 +539,8 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
     def group(setting: SeatPolicy, run_seed: int) -> tuple:
         """The arrangements of the line-up with the swept seat at ``setting``, on seed ``run_seed``."""
         seats = [setting if h == plan.seat else plan.seats[h] for h in range(base.players)]
-        return tuple(RunConfig.build(base.game, base.players, [seats[h] for h in ids], count, run_seed, rules,
-                                     first_deal, ids) for ids in homes)
+        return tuple(RunConfig.build(base.game, players=base.players, policies=[seats[h] for h in ids], deals=count,
+                                     seed=run_seed, rules=rules, first_deal=first_deal, streams=ids) for ids in homes)
 
     def play(settings: list[SeatPolicy], run_seed: int, label: str, name: str) -> list[Plays]:
         """Each setting on common deals in every arrangement: its Plays."""
@@ -555,7 +551,7 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         return [Plays.concat(b) for b in blocks]
 
     runs: list = []
-    executor = make_executor(backend, run_dir, progress)   # one for both plans: compiled once
+    executor = make_executor(args.backend, args.run_dir, progress)   # one for both plans: compiled once
     try:
         label = f"{base.game.name} x{base.players}, {len(plan.settings)} settings x {len(homes)} arrangements"
         others = [i for i in range(len(plan.settings)) if i != plan.baseline_row]

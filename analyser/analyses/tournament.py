@@ -24,7 +24,7 @@ a team of X's. The pair's win share difference goes through
 intervals.values_ci: an exact tie on every deal is reported as 0 [0, 0].
 
 One policy under two names: a pair that is the same function with the same
-parameters (core.policy.same_policy), or that played identically (every per-
+parameters (games.policy_specs.same_policy), or that played identically (every per-
 deal value of one equals the other's, against each other and against every
 other policy), is named first in the output (``same``). Those that played
 identically get one rating (ratings.RatingFit.adjusted) and equal weights in
@@ -88,21 +88,10 @@ from analyser.analyses.seatings import (
     table_seatings,
 )
 from analyser.engine import pipeline
-from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
 from analyser.engine.pipeline import Gather, execute, run_meta
-from analyser.engine.run_dir import open_run_dir
-from analyser.engine.stopping import (
-    DEFAULT_MAX_COUNT,
-    FIXED,
-    Precision,
-    batch_plan,
-    check_chunk_size,
-    check_precision,
-    first_unit,
-    one_count,
-    stop_text,
-)
+from analyser.engine.play_args import play_args
+from analyser.engine.stopping import DEFAULT_MAX_COUNT, stop_text
 from analyser.errors import UserError
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import rows
@@ -333,36 +322,34 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     The first policy is the ratings' reference. out: also write a Parquet file.
     backend, run_dir: as simulate's.
     """
-    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
-    count = one_count(n, deals, "deal")
-    precision = check_precision(precision)
     if tables not in SEATINGS:
         raise UserError(f"tables is {' or '.join(SEATINGS)}, not {tables!r}")
     if not isinstance(policies, (list, tuple)) or len(policies) < MIN_POLICIES:
         got = 0 if policies is None else len(policies) if isinstance(policies, (list, tuple)) else 1
         raise UserError(f"a tournament needs at least {MIN_POLICIES} policies, not {got}")
-    chunk_size = check_chunk_size(chunk_size)
+    args = play_args(game, players, policies[0], seed, rules, unit, n=n, deals=deals, precision=precision,
+                     max_deals=max_deals, first_deal=first_deal, chunk_size=chunk_size, backend=backend,
+                     run_dir=run_dir)
     bootstrap = whole_number(bootstrap, "the bootstrap replicates", 0, MAX_BOOTSTRAP)
-    singles = [RunConfig.build(game, players, p, 1, seed, rules, 0, None, unit) for p in policies]
-    base = singles[0]
+    base = args.base
+    singles = [base] + [RunConfig.build(game, players=players, policies=p, deals=1, seed=seed, rules=rules, unit=unit)
+                        for p in policies[1:]]
     labels = [c.seats[0].label() for c in singles]
     seen = set()
     for label in labels:
         if label in seen:
             raise UserError(f"policy {label} is given twice; give each policy once")
         seen.add(label)
-    unit_name = base.game.unit
-    count, cap = batch_plan(count, precision, max_deals, unit_name)
-    first_deal = first_unit(first_deal, unit_name, cap)
     teams = base.game.team_of(base.players)
     plan = (_pairs_plan if tables == "pairs" else _mixed_plan)(labels, base.players, teams)
-    configs = [[RunConfig.build(game, base.players, [policies[i] for i in who], cap, seed, rules, first_deal, ids,
-                                unit) for who, ids in row] for row in plan.rows]
-    meta = _metadata(base, singles, labels, plan, precision, cap)
+    configs = [[RunConfig.build(game, players=base.players, policies=[policies[i] for i in who], deals=args.cap,
+                                seed=seed, rules=rules, first_deal=args.first_deal, streams=ids, unit=unit)
+                for who, ids in row] for row in plan.rows]
+    meta = _metadata(base, singles, labels, plan, args.precision, args.cap)
     sizes = [len(row) for row in configs]
-    schedule = pipeline.Plan.of([c for row in configs for c in row], count, chunk_size,
+    schedule = pipeline.Plan.of([c for row in configs for c in row], args.count, args.chunk_size,
                                 f"{base.game.name} x{base.players}, {plan.label}", per=plan.per)
-    stop = FIXED if precision is None else Precision(precision, cap, plan.widest)
+    stop = args.stop_rule(plan.widest)
 
     def add(chunk, plays):
         deal_index = np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64)
@@ -371,9 +358,8 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
             plan.add(p, deal_index, plays[at: at + size])
             at += size
 
-    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress, backend=backend,
-                  run_dir=run_dir)
-    meta.update(run_meta(run, stop), stopped=stop_text(run.stop, unit_name))
+    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
+    meta.update(run_meta(run, stop), stopped=stop_text(run.stop, args.unit))
     result = conclude(meta, plan, labels, [c.seats[0] for c in singles], bootstrap)
     if out is not None:
         result.save(out)

@@ -33,7 +33,8 @@ def trace(game: str = "palace", seed: int = 0, deal: int = 0, players: int | Non
     """Play unit ``deal`` of ``seed`` with logging on: exactly the unit simulate plays
     (with the same ``unit``). ``hand`` keeps the setup and the events of that hand
     (round) of a match only."""
-    config = RunConfig.build(game, players, policies, 1, seed, rules, deal, streams, unit)
+    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal,
+                             streams=streams, unit=unit)
     if hand is not None and config.game.sub_unit is None:   # before compiling anything
         raise UserError(f"{config.game.name} has no hands or rounds: a {config.game.unit} is played whole")
     runner = ChunkRunner(config)

@@ -29,11 +29,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyser.engine.backend import check_backend
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute
-from analyser.engine.run_dir import open_run_dir
-from analyser.engine.stopping import batch_plan, check_chunk_size, first_unit, one_count
+from analyser.engine.play_args import play_args
 from analyser.errors import UserError, choices
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import hundred, plural
@@ -105,21 +103,19 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     each value of ``setting`` (default: every value of a choice or on/off setting; give two or
     more for a number) with one line-up. ``rules`` fixes the other settings. See the module
     docstring for the statistics. backend, run_dir: as simulate's."""
-    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
-    count = one_count(n, deals, "deal")
-    base = RunConfig.build(game, players, policies, 1, seed, rules, 0, None, unit)
-    count, _ = batch_plan(count, None, None, base.game.unit)
-    first_deal = first_unit(first_deal, base.game.unit, count)
+    args = play_args(game, players, policies, seed, rules, unit, n=n, deals=deals, first_deal=first_deal,
+                     chunk_size=chunk_size, backend=backend, run_dir=run_dir)
+    base, count = args.base, args.count
     spec, names = _setting(base.game, setting, rules)
     values = _values(spec, values)
-    chunk_size = check_chunk_size(chunk_size)
-    configs = [RunConfig.build(base.game, base.players, list(base.seats), count, seed,
-                               {**(rules or {}), spec.name: spec.show(v)}, first_deal, None, None) for v in values]
+    configs = [RunConfig.build(base.game, players=base.players, policies=list(base.seats), deals=count, seed=seed,
+                               rules={**(rules or {}), spec.name: spec.show(v)}, first_deal=args.first_deal)
+               for v in values]
     groups = outcome_groups(base.game, base.players)
     tally = EffectTally(len(values), groups)
-    plan = Plan.of(configs, count, chunk_size, f"{base.game.name}: {spec.name}")
+    plan = Plan.of(configs, count, args.chunk_size, f"{base.game.name}: {spec.name}")
     run = execute(plan, Gather(lambda chunk, recs: tally.add(recs), out), threads=threads, progress=progress,
-                  backend=backend, run_dir=run_dir)
+                  **args.where)
     if tally.kept == 0:
         raise UserError(f"all {tally.dropped:,} {plural(base.game.unit)} hit the action cap under some value of "
                         f"{spec.name}: nothing completed to compare")

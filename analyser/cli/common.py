@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from analyser.engine.backend import EXECUTORS
 from analyser.errors import AbortedUnits, Interrupted, UserError
 
 DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the CLI starts without numpy)
@@ -219,9 +220,7 @@ NoProgressOpt = Annotated[bool, typer.Option("--no-progress", show_default=False
                                              help="Show no progress bar (it goes to stderr).")]
 
 
-class Backend(str, Enum):
-    local = "local"
-    dask = "dask"
+Backend = Enum("Backend", {name: name for name in EXECUTORS}, type=str)   # --backend's choices
 
 
 FirstDealOpt = Annotated[int, typer.Option(

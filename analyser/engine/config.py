@@ -34,13 +34,14 @@ class RunConfig:
     seed: int
     settings: dict[str, int]
     first_deal: int = 0
-    streams: tuple[int, ...] = ()  # policy stream id of each seat (default: its seat number); see core/rng.py
+    streams: tuple[int, ...] = ()  # policy stream id of each seat (default: its seat number); see kernels/rng.py
 
     @classmethod
-    def build(cls, game: str | GameSpec, players: int | None = None, policies=None, deals: int = 10_000,
+    def build(cls, game: str | GameSpec, *, players: int | None = None, policies=None, deals: int = 10_000,
               seed: int = 0, rules: dict | None = None, first_deal: int = 0, streams=None,
               unit: str | None = None) -> RunConfig:
-        """``unit``: what one record is, the game's unit (default) or its sub-unit (see GameSpec.for_unit)."""
+        """A checked configuration, every argument but the game by keyword (each as simulate takes it).
+        ``unit``: what one record is, the game's unit (default) or its sub-unit (see GameSpec.for_unit)."""
         spec = (get_game(game) if isinstance(game, str) else game).for_unit(unit)
         players = spec.check_players(whole_number(players if players is not None else spec.default_players,
                                                   "players", 0, 1000))

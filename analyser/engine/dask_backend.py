@@ -1,7 +1,7 @@
 """Chunks played on a Dask cluster: the executor of ``backend="dask"``, a scheduler address or a Client.
 
 :class:`DaskExecutor` plays a plan's chunks as Dask tasks, one a chunk, and yields them in the
-order given, as LocalExecutor does (the executor protocol, analyser.engine.pipeline). Its
+order given, as LocalExecutor does (both are analyser.engine.pipeline.Executor). Its
 records are the local run's byte for byte: a chunk's records depend on its configuration,
 first unit and count alone, and they travel back as raw bytes viewed with the caller's dtype.
 
@@ -238,7 +238,7 @@ def play_chunk(payload, start: int, count: int) -> list[np.ndarray]:
 # -- in the caller ----------------------------------------------------------------------------------
 
 class DaskExecutor:
-    """Plays chunks as Dask tasks (see the module docstring); the executor protocol of LocalExecutor."""
+    """Plays chunks as Dask tasks (see the module docstring); a pipeline.Executor."""
 
     def __init__(self, backend="dask", progress: bool = False):
         self.progress = progress

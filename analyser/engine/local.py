@@ -1,8 +1,7 @@
 """Playing chunks in this process: the compiled engine of a configuration (ChunkRunner) and the
-local executor (LocalExecutor), numba's threads inside each chunk. The executor protocol it
-defines (prepare, results, close, note) is what analyser.engine.pipeline.execute drives; the
-Dask executor (analyser.engine.dask_backend) and the run directory (analyser.engine.run_dir)
-follow it."""
+local executor (LocalExecutor), numba's threads inside each chunk. LocalExecutor is a
+pipeline.Executor, as the Dask executor (analyser.engine.dask_backend) and the run directory's
+(analyser.engine.run_dir) are."""
 from __future__ import annotations
 
 import copy
@@ -102,7 +101,7 @@ class LocalExecutor:
         self.spare, self.turn = held, 0
 
     def results(self, chunks):
-        """Each chunk with its records, in the order given (the executor protocol: ``chunks`` is
+        """Each chunk with its records, in the order given (pipeline.Executor: ``chunks`` is
         an iterator, maybe a very long one; a cluster's executor has several in flight and
         still yields them in order)."""
         for chunk in chunks:

@@ -8,7 +8,8 @@
   configuration of one group, giving their records. In this process, with
   numba's threads inside each chunk (analyser.engine.local), or as tasks on a
   Dask cluster (analyser.engine.dask_backend), either kept in a run directory
-  to resume from (analyser.engine.run_dir); analyser.engine.backend picks. A
+  to resume from (analyser.engine.run_dir); :class:`Executor` says what one
+  provides, analyser.engine.backend makes the one a backend names. A
   chunk's records depend on its configuration, first unit and count alone
   (RunConfig.identity, chunk_key), so any chunking, thread count or executor
   gives the same numbers.
@@ -25,15 +26,17 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.progress import in_notebook, preparing, progress_bar
-from analyser.engine.stopping import FIXED, check_chunk_size
+from analyser.engine.stopping import FIXED, StopRule, check_chunk_size
 from analyser.errors import ABORT_LIMIT, AbortedUnits, Interrupted, UserError
 from analyser.io.numbers import plural
 
@@ -110,6 +113,24 @@ class Plan:
         return sum(len(g) for g in self.groups)
 
 
+class Executor(Protocol):
+    """What plays a plan's chunks (analyser.engine.local.LocalExecutor, dask_backend.DaskExecutor,
+    run_dir.StoredExecutor around either; analyser.engine.backend.EXECUTORS names the factories).
+    ``prepare`` readies every configuration of the plan before any timing, with ``reuse_buffers``
+    (the sink keeps no records) and ``held`` (Sink.holds); ``results`` yields each chunk of an
+    iterator (maybe a very long one) with the records of every configuration of its group, in the
+    order given, and cancels what is in flight when closed early; ``note`` is what the Ctrl-C
+    message says of the chunks played; ``close`` once the executor's last plan is played."""
+
+    def prepare(self, plan: Plan, reuse_buffers: bool = False, held: int = 0) -> None: ...
+
+    def results(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[np.ndarray]]]: ...
+
+    def note(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
 class Sink:
     """What takes a plan's finished chunks. ``add`` gets each chunk with the records of every
     configuration of its group; ``flush`` is called at the end of every batch (the stop rule
@@ -169,8 +190,8 @@ class RunStats:
     stop: dict = field(default_factory=dict)
 
 
-def execute(plan: Plan, sink: Sink, stop=FIXED, threads: int | None = None, progress: bool | None = None,
-            executor=None, backend=None, run_dir=None) -> RunStats:
+def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None = None, progress: bool | None = None,
+            executor: Executor | None = None, backend=None, run_dir=None) -> RunStats:
     """Play ``plan`` into ``sink`` until ``stop`` says stop (see the module docstring). The chunks
     are played by ``executor`` if given (it keeps its compiled engines for the next plan; the
     caller closes it), else by one made for ``backend`` and ``run_dir`` (analyser.engine.backend)
@@ -237,7 +258,7 @@ def warn_aborted(stats: RunStats, unit: str) -> None:
         warnings.warn(AbortedUnits(stats.aborted, stats.plays, what), stacklevel=3)
 
 
-def run_meta(run: RunStats, stop) -> dict:
+def run_meta(run: RunStats, stop: StopRule) -> dict:
     """What a played plan adds to an analysis's metadata (the stop's sentence aside)."""
     return {"deals": run.units, "stop": run.stop, "batches": list(stop.batches), "threads": run.threads,
             "seconds": run.seconds, "simulation_seconds": run.simulation_seconds, "plays": run.plays,

@@ -129,8 +129,8 @@ class RunStore:
 
 
 class StoredExecutor:
-    """An executor keeping its chunks in a RunStore, around ``inner`` (the executor protocol:
-    analyser.engine.pipeline.LocalExecutor)."""
+    """An executor keeping its chunks in a RunStore, around ``inner`` (both
+    analyser.engine.pipeline.Executor)."""
 
     def __init__(self, inner, store: RunStore):
         self.inner, self.store = inner, store

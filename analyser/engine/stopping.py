@@ -1,8 +1,9 @@
 """How many units a run plays: the count arguments every command checks alike (the count,
 the first unit, the chunk size, a precision target and its cap), and the stop rules.
 
-A stop rule is asked after each batch how many units to add (0: stop) and, at
-the end, for the stop's record (``result``), which the results carry.
+A stop rule (:class:`StopRule`) is asked after each batch how many units to add
+(0: stop) and, at the end, for the stop's record (``result``), which the results
+carry; :func:`stop_rule` picks the one a precision target asks for.
 
 - FIXED: the count asked for, once.
 - :class:`Precision`: batches until the watched Chow-Robbins half-width
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from analyser.engine.config import MAX_INDEX, whole_number
 from analyser.errors import UserError
@@ -94,6 +96,16 @@ def precision_stop(half: float, done: int, target: float, cap: int) -> dict | No
             "half_width": jsonable(half), "deals": done, "max_deals": cap}
 
 
+class StopRule(Protocol):
+    """What pipeline.execute asks after each batch: ``next(done)``, the units to add after ``done``
+    (0: stop); ``result(done)``, the stop's record; ``batches``, every check made (the metadata's)."""
+    batches: Sequence[dict]
+
+    def next(self, done: int) -> int: ...
+
+    def result(self, done: int) -> dict: ...
+
+
 class Fixed:
     """The count asked for, played once."""
     batches = ()
@@ -125,6 +137,11 @@ class Precision:
 
     def result(self, done: int) -> dict:
         return self.stop
+
+
+def stop_rule(precision: float | None, cap: int, half_width: Callable[[], float]) -> StopRule:
+    """FIXED without a precision target; with one, Precision over ``half_width`` up to ``cap`` units."""
+    return FIXED if precision is None else Precision(precision, cap, half_width)
 
 
 def stop_text(stop: dict, unit: str) -> str:

@@ -280,9 +280,3 @@ def frame_records(frame: pd.DataFrame, game, players: int) -> np.ndarray:
             rec[name][(slice(None), *index)] = frame[column].to_numpy()
     return rec
 
-
-# Results files of the analysis commands, by the ``kind`` in their metadata: the function that reads one.
-OTHER_RESULTS = {"compare": "analyser.analyses.compare:load_compare",
-                 "sweep": "analyser.analyses.sweep:load_sweep",
-                 "tournament": "analyser.analyses.tournament:load_tournament",
-                 "vary": "analyser.analyses.vary:load_vary"}

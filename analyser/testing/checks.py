@@ -42,7 +42,8 @@ def mix(game: GameSpec, players: int, shift: int = 0) -> list[str]:
 
 def entry(game: GameSpec, players: int, policies, rules: dict | None = None, streams=None) -> ChunkRunner:
     """The arguments of the game's entry points, as a run prepares them (.settings .fns .params .streams)."""
-    return ChunkRunner(RunConfig.build(game, players, policies, 1, 0, rules, 0, streams))
+    return ChunkRunner(RunConfig.build(game, players=players, policies=policies, deals=1, seed=0, rules=rules,
+                                       streams=streams))
 
 
 def simulate(game: GameSpec, runner: ChunkRunner, seed: int, first: int, n: int) -> np.ndarray:

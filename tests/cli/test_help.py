@@ -125,7 +125,7 @@ def test_policies_names_the_default():
 
 def test_count_aliases_are_one_option():
     r = runner.invoke(app, ["simulate", "palace", "--count", "5", "--deals", "6"])
-    assert r.exit_code == 2 and "--count and --deals are one option" in r.stderr
+    assert r.exit_code == 2 and "--deals and --count are one option" in r.stderr
 
 
 def test_json_counts_with_every_alias():

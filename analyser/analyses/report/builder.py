@@ -87,7 +87,8 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
     count = n if n is not None else deals if deals is not None else DEFAULT_DEALS
-    config = RunConfig.build(game, players, policies, whole_number(count, "the number of deals", 1), seed, rules)
+    config = RunConfig.build(game, players=players, policies=policies,
+                             deals=whole_number(count, "the number of deals", 1), seed=seed, rules=rules)
     count = config.deals
     t_deals = whole_number(tournament_deals if tournament_deals is not None else max(1, count // TOURNAMENT_SHARE),
                            "the tournament's deals per pair", 1)

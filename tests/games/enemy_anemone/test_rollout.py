@@ -22,7 +22,7 @@ KIT = AnemoneKit()
 
 
 def match(players, seed, rules=None):
-    return position_at(RunConfig.build("enemy_anemone", players, None, 1, seed, rules), None)[0]
+    return position_at(RunConfig.build("enemy_anemone", players=players, deals=1, seed=seed, rules=rules), None)[0]
 
 
 def this_hand(history):
@@ -253,7 +253,7 @@ def test_the_current_hand_is_valued_beside_the_match():
     seat, worlds = worlds_of(part, n=60)
     hand = int(part[-1].pub[0]["hand"])
     actions = np.flatnonzero(part[-1].decision()[1][-1])[:3]
-    runner = ChunkRunner(RunConfig.build("enemy_anemone", 4, None, 1, 3))
+    runner = ChunkRunner(RunConfig.build("enemy_anemone", players=4, deals=1, seed=3))
     out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 3, 0)
     assert np.array_equal(current[:, :, 1, :4], out["hand_score"][:, :, :4, hand])
     assert np.allclose(current[:, :, 0, :4].sum(axis=2), 1.0)

@@ -32,7 +32,7 @@ KIT = OlenonKit()
 
 
 def history_of(seed: int, rules=None, policies=None) -> list:
-    return position_at(RunConfig.build("olenon", None, policies, 1, seed, rules), None)[0]
+    return position_at(RunConfig.build("olenon", policies=policies, deals=1, seed=seed, rules=rules), None)[0]
 
 
 def follow(positions, seat: int):
@@ -96,7 +96,7 @@ def test_a_mid_round_rollout_lists_every_legal_action_once_with_the_team_s_win()
     assert set(r.table["action"]) == {KIT.action_text(a) for a in np.flatnonzero(legal)}
     assert "pass" in set(r.table["action"])
     # the same worlds by hand: the seat's win is its team's, its partner's too, the other team's complement
-    runner = ChunkRunner(RunConfig.build("olenon", None, None, 1, 1))
+    runner = ChunkRunner(RunConfig.build("olenon", deals=1, seed=1))
     _, _, knowledge, worlds = worlds_of(history, step, n=30)
     out, current = KIT.play_worlds(worlds, r.actions, runner.fns, runner.params, runner.settings, 0, 0)
     assert not out["aborted"].any()
@@ -113,7 +113,7 @@ def test_worlds_are_played_on_their_own_streams_the_same_for_every_action():
     later rounds are dealt from its own key, not the real match's (which no seat knows)."""
     history = history_of(2)
     step = mid_round(history)
-    runner = ChunkRunner(RunConfig.build("olenon", None, ["random"] * PLAYERS, 1, 2))
+    runner = ChunkRunner(RunConfig.build("olenon", policies=["random"] * PLAYERS, deals=1, seed=2))
     _, seat, _, worlds = worlds_of(history, step, n=40)
     legal = np.flatnonzero(worlds[0].decision()[1][-1])
     actions = np.array([legal[0], legal[-1], legal[0]])
@@ -295,7 +295,7 @@ def test_the_current_round_is_valued_beside_the_match():
                          if any(int(p.pub[0]["round"]) == 1 for p in h))
     steps = [k for k, p in enumerate(history, start=1) if int(p.pub[0]["round"]) == 1 and p.decision() is not None]
     step = steps[len(steps) // 2]
-    runner = ChunkRunner(RunConfig.build("olenon", None, None, 1, seed))
+    runner = ChunkRunner(RunConfig.build("olenon", deals=1, seed=seed))
     _, seat, _, worlds = worlds_of(history, step, n=60)
     actions = np.flatnonzero(worlds[0].decision()[1][-1])
     out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 3, 0)

@@ -18,7 +18,8 @@ POLICIES = ["saver", "lowest", "pickup", "saver"]
 
 def played_out(seed, deal, rules=None):
     """The record of the deal as the trace plays it: every action, no skipping."""
-    runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, seed, rules, deal))
+    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=POLICIES, deals=1, seed=seed, rules=rules,
+                                         first_deal=deal))
     _, record = trace_unit(seed, deal, 4, runner.settings, runner.fns, runner.params, runner.streams)
     return record[0]
 
@@ -49,7 +50,7 @@ def test_a_cap_that_is_not_a_whole_number_of_periods():
 def test_stepping_plays_every_action_of_a_cycling_game():
     sim = analyser.simulate("palace", policies=POLICIES, deals=600, seed=1, progress=False)
     deal = int(np.flatnonzero(sim.records["aborted"])[0])
-    runner = ChunkRunner(RunConfig.build("palace", 4, POLICIES, 1, 1, None, deal))
+    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=POLICIES, deals=1, seed=1, first_deal=deal))
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)         # no trace log, as in a simulation
     kinds = policy_kinds(runner.fns, BUILT_IN)

@@ -95,7 +95,7 @@ def test_the_past_is_drawn_exactly_on_a_small_case():
 
 def sampler_at(history, step, seat):
     """The rollout's sampler of the position before action ``step`` for ``seat``."""
-    config = RunConfig.build("palace", history[0].players, None, 1, SEEDS[history[0].players], None, 0)
+    config = RunConfig.build("palace", players=history[0].players, deals=1, seed=SEEDS[history[0].players])
     _, kit, runner = position_at(config, 1)
     dealt, _, knowledge = knowledge_of(history[:step], seat, kit, runner)
     return kit.world_sampler(history[:step], seat, knowledge, dealt), knowledge
@@ -107,7 +107,7 @@ SEEDS = {2: 2, 4: 22}
 def test_worlds_respect_what_the_opening_play_showed():
     """Seed 22, 4 players: the game opens with a 4, so no hand held a 3 after the swap; just after
     the opening no other hand but the opener's has drawn, so none holds a 3 in any world."""
-    history, _, _ = position_at(RunConfig.build("palace", 4, None, 1, 22, None, 0), 2)
+    history, _, _ = position_at(RunConfig.build("palace", players=4, deals=1, seed=22), 2)
     opener = mover(history[0])
     assert [c >> 2 for c in history[1].locations()["pile"]] == [2]     # rank index 2: a 4
     seat = mover(history[1])

@@ -50,7 +50,7 @@ def test_pickup_counts_its_voluntary_pickups_in_its_memory_per_game():
     # at every deal all memory is zero; at the end the pickup seat's memory slot holds its
     # voluntary pickups of that game (every pickup it chooses is voluntary), the others' memory is untouched
     policies = ["saver", "lowest", "pickup", "saver"]
-    runner = ChunkRunner(RunConfig.build("palace", 4, policies, 1, 1, None, 0))
+    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=policies, deals=1, seed=1))
     kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
@@ -74,7 +74,7 @@ def test_pickup_without_a_limit_counts_nothing():
     r = analyser.simulate("palace", policies=[spec], deals=400, seed=1, progress=False)
     deal = int(np.flatnonzero(r.records["aborted"])[0])
     assert r.records["aborted"].mean() > 0.1
-    runner = ChunkRunner(RunConfig.build("palace", 4, [spec], 1, 1, None, deal))
+    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=[spec], deals=1, seed=1, first_deal=deal))
     kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)

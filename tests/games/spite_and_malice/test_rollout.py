@@ -36,7 +36,8 @@ RULE_ARGS = ["--rule", "payoff_size=5", "--rule", "target=8"]
 
 def played(seed: int, rules=RULES, policies=None):
     """The match's positions and the runner that played it."""
-    history, _, runner = position_at(RunConfig.build("spite_and_malice", None, policies, 1, seed, rules), None)
+    config = RunConfig.build("spite_and_malice", policies=policies, deals=1, seed=seed, rules=rules)
+    history, _, runner = position_at(config, None)
     return history, runner
 
 
