@@ -7,7 +7,7 @@ number. This runs a fixed list of commands (RUNS: every command that plays
 units, all four games, fixed counts and precision targets, rules, pairs and
 mixed tables, team games, match games' hands) with ``--format json`` on both sides, each in a
 fresh process, the base side from a temporary git worktree of REV, and compares
-the parsed output with the timing keys (TIMING) removed. The report's JSON file
+the parsed output with the timing keys and the code key (TIMING) removed. The report's JSON file
 is compared the same way. Exit code 1 if any differs; the differing keys are
 named.
 """
@@ -22,7 +22,8 @@ from pathlib import Path
 from revisions import checkouts, run_with
 
 TIMING = {"seconds", "simulation_seconds", "plays_per_second", "games_per_second", "units_per_second",
-          "simulation_units_per_second", "generated", "date", "cli_seconds", "wall_seconds"}
+          "simulation_units_per_second", "generated", "date", "cli_seconds", "wall_seconds",
+          "game_code"}   # the game's compiled-code key: any edit of its compiled sources changes it
 
 RUNS = {
     "simulate palace": "simulate palace -n 3000 --seed 3 --players 3 --policy saver --policy lowest --policy pickup",

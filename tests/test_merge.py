@@ -122,6 +122,10 @@ def test_different_configurations_are_refused_naming_the_field(files, tmp_path):
     rewrite_meta(b, tmp_path / "v.parquet", versions={**meta["versions"], "analyser": "9.9"})
     with pytest.raises(UserError, match=r"different analyser versions \(0\.\d+\.\d+\S* and 9\.9\)"):
         analyser.merge([a, tmp_path / "v.parquet"])
+    rewrite_meta(b, tmp_path / "c.parquet", versions={**meta["versions"], "game_code": "0/palace-edited"})
+    with pytest.raises(UserError, match=rf"different code of palace \(game_code {meta['versions']['game_code']} and "
+                                        r"0/palace-edited\)"):
+        analyser.merge([a, tmp_path / "c.parquet"])
     rewrite_meta(b, tmp_path / "n.parquet", versions={**meta["versions"], "numpy": "0.0"})   # allowed
     assert analyser.merge([a, tmp_path / "n.parquet"]).meta["versions"]["numpy"].endswith(", 0.0")
 

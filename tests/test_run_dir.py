@@ -136,6 +136,37 @@ def test_a_changed_user_policy_is_another_run(tmp_path):
         analyser.simulate("palace", policies=make(True), n=50, run_dir=tmp_path)
 
 
+def test_a_run_resumed_after_an_edit_of_the_rules_is_refused_naming_the_code(tmp_path, monkeypatch):
+    """The game's code key is its sources' (kernels.cache.code_key): a copy of the package whose Palace
+    rules file is edited has another key, and a run directory made by the original refuses to resume
+    under it; an edit of the trace's wording (compiled into nothing) keeps the key."""
+    import shutil
+
+    from analyser.games.registry import GameSpec, get_game
+    from analyser.kernels import cache
+
+    copy = tmp_path / "tree" / "analyser"
+    shutil.copytree(cache.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    game_file = copy / "games" / "palace" / "__init__.py"
+    original = cache.code_key(game_file, copy)
+    assert original == get_game("palace").code_key()
+    with open(copy / "games" / "palace" / "trace_text.py", "a") as f:
+        f.write("# reworded\n")
+    cache.refresh()
+    assert cache.code_key(game_file, copy) == original
+    with open(copy / "games" / "palace" / "rules.py", "a") as f:
+        f.write("# an edit of the rules\n")
+    cache.refresh()
+    edited = cache.code_key(game_file, copy)
+    assert edited != original and edited.split("/")[0] == original.split("/")[0]   # the same kernels
+
+    analyser.simulate("palace", n=200, seed=3, chunk_size=100, run_dir=tmp_path / "d")
+    monkeypatch.setattr(GameSpec, "code_key", lambda self: edited)
+    words = rf"holds another run \(game_code: {original} in the directory, {edited} here\)"
+    with pytest.raises(UserError, match=words):
+        analyser.simulate("palace", n=200, seed=3, chunk_size=100, run_dir=tmp_path / "d")
+
+
 def test_every_kind_of_plan_resumes_to_the_same_result(tmp_path):
     """compare with a precision stop, a sweep (two plans) and vary, each cut short and resumed."""
     runs = {

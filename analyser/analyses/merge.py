@@ -128,6 +128,10 @@ def _check_same(path_a: Path, a: dict, path_b: Path, b: dict) -> None:
     if va != vb:
         raise UserError(f"{path_a} and {path_b} were written by different analyser versions ({va} and {vb}); "
                         f"merge combines files of one version, whose records have one format")
+    ca, cb = (m.get("versions", {}).get("game_code", "(none)") for m in (a, b))
+    if ca != cb:
+        raise UserError(f"{path_a} and {path_b} were played by different code of {a.get('game')} "
+                        f"(game_code {ca} and {cb}); merge combines runs of one game's code")
 
 
 def _show(value) -> str:

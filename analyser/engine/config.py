@@ -74,20 +74,23 @@ class RunConfig:
             "policies": [seat.label() for seat in self.seats],
             "params": [seat.values for seat in self.seats],
             "streams": list(self.streams),
-            "versions": {"analyser": __version__, "numba": numba.__version__, "numpy": numpy.__version__,
-                         "python": platform.python_version()},
+            "versions": {"analyser": __version__, "game_code": self.game.code_key(), "numba": numba.__version__,
+                         "numpy": numpy.__version__, "python": platform.python_version()},
         }
 
 
     def identity(self) -> dict:
         """What fixes this configuration's records unit by unit (so chunks are keyed by it, a
         run directory is matched against it): the metadata without the count, the first unit
-        and the other packages' versions, with each policy's compiled function named and its
-        code digested (a policy edited in a notebook is another configuration)."""
+        and the other packages' versions, with the game's compiled-code key (an edit of its rules
+        is another configuration) and each policy's compiled function named and its code digested
+        (a policy edited in a notebook is another configuration)."""
         meta = self.metadata()
-        for key in ("deals", "first_deal", "versions"):
+        for key in ("deals", "first_deal"):
             meta.pop(key)
-        meta["analyser"] = self.metadata()["versions"]["analyser"]
+        versions = meta.pop("versions")
+        meta["analyser"] = versions["analyser"]
+        meta["game_code"] = versions["game_code"]
         meta["functions"] = [function_name(seat.spec.function) for seat in self.seats]
         return meta
 

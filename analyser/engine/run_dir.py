@@ -34,7 +34,7 @@ FORMAT = 1
 COMPRESSION = {"compression": "lz4"}   # Palace's 136 bytes a game become 47 (zstd: 27, but +6.5% time)
 TEMP = ".part-"
 FIRST = ("game", "unit", "players", "seed", "policies", "settings", "streams", "first", "chunk_size")
-LAST = ("functions", "analyser")   # named by a difference only when nothing a user set differs
+LAST = ("functions", "game_code", "analyser")   # named by a difference only when nothing a user set differs
 WINDOW = 64                # chunks looked up at a time (the inner executor then has them in flight)
 
 

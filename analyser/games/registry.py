@@ -9,6 +9,7 @@ Built-in games are named in GAME_MODULES and imported when first asked for;
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -185,6 +186,15 @@ class GameSpec:
         for name, target in ENTRY_POINTS.items():
             if getattr(self, name) is None and self.package:
                 object.__setattr__(self, name, lazy(f"{self.package}.{target}"))
+
+    def code_key(self) -> str | None:
+        """The key of the compiled code this game runs (analyser.kernels.cache.code_key of the
+        module that holds it), or None for a game whose module has no file (defined in a notebook)."""
+        from analyser.kernels.cache import code_key
+
+        module = sys.modules.get(self.package or getattr(self.simulate, "__module__", ""))
+        path = getattr(module, "__file__", None)
+        return code_key(path) if path else None
 
     @property
     def policy_map(self) -> dict[str, PolicySpec]:

@@ -87,6 +87,13 @@ def kernels_key(package_dir: Path = PACKAGE_DIR) -> str:
     return _memo_key(Path(package_dir), "kernels")
 
 
+def code_key(py_file: str | os.PathLike, package_dir: str | os.PathLike | None = None) -> str:
+    """The key of the compiled code that the functions of ``py_file``'s folder run (the shared
+    kernels' key, then the game's: the folder they are cached under), so that a run can name the
+    code that made its records and a resumed run or a merge can refuse another's."""
+    return Path(cache_subdir(py_file, package_dir, claimed=True)).relative_to("numba").as_posix()
+
+
 def claim(fn) -> None:
     """Cache ``fn`` (a Python function about to be decorated) under CACHE_DIR even when
     its file is outside the package (see the module docstring)."""
