@@ -216,8 +216,8 @@ def test_palace_seat_view_in_the_browser(pages, browser):
 
 
 def test_a_rollout_shows_at_its_step(tmp_path, browser):
-    """A rollout of one of the unit's positions (issue 21: "where a rollout exists for that step, its
-    values"): the page shows its table at that step; one of another unit is refused in one line."""
+    """A rollout of one of the unit's positions (where a rollout exists for that step, its values):
+    the page shows its table at that step; one of another unit is refused in one line."""
     import analyser
     from analyser.errors import UserError
 

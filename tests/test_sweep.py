@@ -12,12 +12,16 @@ from highcard.rules import POLICY_SIG
 from numba import njit
 from typer.testing import CliRunner
 
-from analyser.analyses.sweep import best_index, load_sweep, parse_values, plan_sweep, sweep, sweep_arrangements
+from analyser.analyses.sweep import sweep
+from analyser.analyses.sweep_lineup import swept_lineup
+from analyser.analyses.sweep_plays import best_index, sweep_arrangements
+from analyser.analyses.sweep_result import load_sweep
 from analyser.cli import sweep as sweep_cli
 from analyser.cli.common import Command, Group
 from analyser.errors import UserError
 from analyser.games.policy_specs import ParamSpec, PolicySpec
 from analyser.games.registry import get_game
+from analyser.games.sweep_values import parse_values
 from analyser.kernels.rng import below_nb
 
 app = typer.Typer(cls=Group, pretty_exceptions_enable=False)
@@ -58,19 +62,19 @@ def test_parse_values_errors(text, message):
 
 
 def test_plans():
-    plan = plan_sweep(PALACE, 2, ["saver:keep=0|4,burn_at=2..4,swap=0", "lowest"])
-    assert plan.seat == 0 and plan.names == ("keep", "burn_at") and len(plan.settings) == 6
-    assert [(s.values["keep"], s.values["burn_at"]) for s in plan.settings] == \
+    lineup = swept_lineup(PALACE, 2, ["saver:keep=0|4,burn_at=2..4,swap=0", "lowest"])
+    assert lineup.seat == 0 and lineup.names == ("keep", "burn_at") and len(lineup.policies) == 6
+    assert [(s.values["keep"], s.values["burn_at"]) for s in lineup.policies] == \
         [(0, 2), (0, 3), (0, 4), (4, 2), (4, 3), (4, 4)]
-    assert all(s.values["swap"] == 0 for s in plan.settings)
-    plan = plan_sweep(PALACE, 2, ["lowest", "pickup:max_pile=1..3"])       # one per seat: the marked seat
-    assert plan.seat == 1 and [s.name for s in plan.seats] == ["lowest", "pickup"]
-    plan = plan_sweep(PALACE, 4, ["pickup:max_pile=1..3,keep=2", "saver"])  # swept + one for the others
-    assert plan.seat == 0 and [s.name for s in plan.seats] == ["pickup", "saver", "saver", "saver"]
-    plan = plan_sweep(PALACE, 3, ["pickup:max_pile=1..3,keep=2"])           # alone: others at the defaults
-    assert [s.label() for s in plan.seats] == ["pickup:keep=2,max_pile=1", "pickup:keep=2", "pickup:keep=2"]
-    plan = plan_sweep(PALACE, 2, ["pickup", "saver"], values={"max_pile": range(3)})
-    assert [s.values["max_pile"] for s in plan.settings] == [0, 1, 2]
+    assert all(s.values["swap"] == 0 for s in lineup.policies)
+    lineup = swept_lineup(PALACE, 2, ["lowest", "pickup:max_pile=1..3"])       # one per seat: the marked seat
+    assert lineup.seat == 1 and [s.name for s in lineup.seats] == ["lowest", "pickup"]
+    lineup = swept_lineup(PALACE, 4, ["pickup:max_pile=1..3,keep=2", "saver"])  # swept + one for the others
+    assert lineup.seat == 0 and [s.name for s in lineup.seats] == ["pickup", "saver", "saver", "saver"]
+    lineup = swept_lineup(PALACE, 3, ["pickup:max_pile=1..3,keep=2"])           # alone: others at the defaults
+    assert [s.label() for s in lineup.seats] == ["pickup:keep=2,max_pile=1", "pickup:keep=2", "pickup:keep=2"]
+    lineup = swept_lineup(PALACE, 2, ["pickup", "saver"], values={"max_pile": range(3)})
+    assert [s.values["max_pile"] for s in lineup.policies] == [0, 1, 2]
 
 
 @pytest.mark.parametrize("policies,message", [
@@ -85,7 +89,7 @@ def test_plans():
 ])
 def test_plan_errors(policies, message):
     with pytest.raises(UserError, match=message):
-        plan_sweep(PALACE, 2, policies)
+        swept_lineup(PALACE, 2, policies)
 
 
 def test_best_is_the_argmax_first_among_equals():
@@ -115,14 +119,14 @@ def test_arrangements_balance_neighbours_when_the_other_seats_differ():
 
 
 def test_baseline_plans():
-    plan = plan_sweep(PALACE, 2, ["pickup:max_pile=0..4", "saver"])
-    assert plan.baseline.values["max_pile"] == 3 and plan.baseline_row == 3      # the defaults, among the values
-    plan = plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline="max_pile=0")
-    assert plan.baseline.values["max_pile"] == 0 and plan.baseline_row is None
+    lineup = swept_lineup(PALACE, 2, ["pickup:max_pile=0..4", "saver"])
+    assert lineup.baseline.values["max_pile"] == 3 and lineup.baseline_row == 3      # the defaults, among the values
+    lineup = swept_lineup(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline="max_pile=0")
+    assert lineup.baseline.values["max_pile"] == 0 and lineup.baseline_row is None
     with pytest.raises(UserError, match="not swept"):
-        plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"keep": 1})
+        swept_lineup(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"keep": 1})
     with pytest.raises(UserError, match="out of range"):
-        plan_sweep(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"max_pile": -1})
+        swept_lineup(PALACE, 2, ["pickup:max_pile=5|6", "saver"], baseline={"max_pile": -1})
 
 
 # ---------------------------------------------------------------- a planted optimum on the real engine

@@ -1,4 +1,4 @@
-"""Issue 20: the worlds a Palace rollout plays are consistent with what the seat knows, and honest.
+"""The worlds a Palace rollout plays are consistent with what the seat knows, and honest.
 
 analyser.games.worlds draws a world from what one seat knows (``follow`` the unit's positions,
 then ``sample_world``). These tests hold it to four promises, on positions of real seeded games

@@ -141,7 +141,7 @@ class CompareResult:
     def plot(self):
         """A's advantage over B with its paired 95% interval, the independent one beside it, and with
         3+ seats the effect per kind of table (a matplotlib Figure; a notebook shows it inline)."""
-        from analyser.plots.figures import paired_difference
+        from analyser.plots.compare import paired_difference
 
         frame = self.summary.reset_index().rename(columns={"estimate": "difference"})
         if np.array_equal(self.tally.values("win"), self.tally.values("score"), equal_nan=True):

@@ -21,7 +21,7 @@ SIMULATE = ResultKind("analyser.analyses.show:load_simulation", "analyser.cli.ou
 KINDS = {
     "simulate": SIMULATE,
     "compare": ResultKind("analyser.analyses.compare:load_compare", "analyser.cli.compare:print_compare"),
-    "sweep": ResultKind("analyser.analyses.sweep:load_sweep", "analyser.cli.sweep:print_sweep"),
+    "sweep": ResultKind("analyser.analyses.sweep_result:load_sweep", "analyser.cli.sweep:print_sweep"),
     "tournament": ResultKind("analyser.analyses.tournament:load_tournament",
                              "analyser.cli.tournament:print_tournament"),
     "vary": ResultKind("analyser.analyses.vary:load_vary", "analyser.cli.vary:print_vary"),

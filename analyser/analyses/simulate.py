@@ -31,8 +31,8 @@ from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     STOP_RULE,
-    batch_plan,
     check_precision,
+    count_and_cap,
     one_count,
     stop_rule,
     stop_text,
@@ -101,7 +101,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
         return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
                    out=out, **where)
     precision = check_precision(precision)
-    _, cap = batch_plan(config.deals, precision, max_deals, config.game.unit)
+    _, cap = count_and_cap(config.deals, precision, max_deals, config.game.unit)
     if not isinstance(rerun, bool):
         raise UserError(f"rerun must be True or False, not {rerun!r}")
     if rerun and config.first_deal + 2 * cap > MAX_INDEX + 1:

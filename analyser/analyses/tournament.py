@@ -1,6 +1,6 @@
 """A round robin of policies on common deals: a head-to-head matrix, its equilibrium, and ratings.
 
-Two seatings (``tables=``), every one on the same deals: first_deal ..
+Two seatings (``tables=``, analyser.analyses.tournament_seatings), every one on the same deals: first_deal ..
 first_deal + n - 1 of the same seed, the stream ids moving with the policy
 instances (analyser.analyses.seatings).
 
@@ -59,7 +59,7 @@ both sat (analyser.stats.orders), and the ratings are Plackett-Luce fitted by
 choix to the finishing orders (the outcome block's ``rank``), ties entering as
 top-1 choices over the policies strictly below, with intervals from a
 sandwich over deals (analyser.stats.plackett_luce); its fit quality compares
-the matrix with the pairwise shares the ratings imply (``pairwise_chi2``). A
+the matrix with the pairwise shares the ratings imply (tournament_seatings.pairwise_chi2). A
 deal aborted in any seating of a table is dropped from that table.
 
 Precision (``precision=H``): deals are added to every pair or table at once
@@ -70,7 +70,6 @@ the batches are those of compare.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -78,18 +77,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyser.analyses.seatings import (
-    arrangements,
-    is_team_game,
-    neighbour_orders,
-    orders_text,
-    seat_groups,
-    table_design,
-    table_seatings,
-)
-from analyser.engine import pipeline
+from analyser.analyses.seatings import is_team_game, seat_groups
+from analyser.analyses.tournament_seatings import SEATINGS, Seating
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
-from analyser.engine.pipeline import Gather, execute, run_meta
+from analyser.engine.pipeline import Gather, Plan, execute, run_meta
 from analyser.engine.play_args import play_args
 from analyser.engine.stopping import DEFAULT_MAX_COUNT, stop_text
 from analyser.errors import UserError
@@ -97,36 +88,15 @@ from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import rows
 from analyser.io.numbers import plural
 from analyser.io.results_file import read_results, write_frame
-from analyser.stats.intervals import Z95, exact, floored_var
+from analyser.stats.intervals import Z95, exact
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
 from analyser.stats.nash import METHOD as NASH
 from analyser.stats.orders import OrderTally
-from analyser.stats.pairs import PairTally, pair_frame, proportion_influence
+from analyser.stats.pairs import PairTally, pair_frame
 from analyser.stats.ratings import fit_quality
 
 KIND = "tournament"
 WATCHED = "the Chow-Robbins half-width z sqrt((s^2 + 1/n) / n) of the widest head-to-head matrix cell"
-METHOD = ("Every pair of policies plays the same deals, each deal in every seat arrangement of the pair (as "
-          "`compare`). M[X][Y] = mean over kept deals of x[d], x[d] = mean over the arrangements of the mean win "
-          "share of X's seats (rounded to 1e-9); effective-n Wilson 95% interval over deals; an exact tie on every "
-          "deal is 0 [0, 0]. Ratings: Bradley-Terry, binomial GLM (logit link, statsmodels), the reference rated 0; "
-          "a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) counts as n_eff = p(1 - p) / var(p) "
-          "games (var(p) by the delta method from the paired per-deal values, at most the plays), plus half a win "
-          "each side. Rating intervals: ±1.96 standard errors from a sandwich clustered by deal (every pair plays "
-          "the same deals), relative to the reference. Elo = 400 / ln 10 * rating.")
-METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, or per team) plays the same deals in "
-                "neighbour-balanced cyclic orders, each in its rotations. M[X][Y] = mean over deals of x[d], x[d] = "
-                "the share of d's plays at kept tables holding X and Y in which X finished above Y (ties half); "
-                "effective-n Wilson 95% interval over deals. "
-                "Ratings: Plackett-Luce fitted by choix (ilsr_top1) to the finishing orders (outcome rank), the "
-                "reference rated 0. Ties: each policy is a top-1 choice from itself and the policies that finished "
-                "strictly below it; tied policies are not compared and last place gives no choice (exactly the PL "
-                "stages without ties). One pseudo choice each way "
-                "per pair that met keeps ratings finite. Rating intervals: ±1.96 robust standard errors, a "
-                "sandwich of the observed information and the per-deal scores (all plays of a deal are one "
-                "cluster). Fit: the Pearson chi2 of the matrix against the pairwise shares the ratings imply. "
-                "A deal aborted in any seating of a table is dropped from that table. "
-                "Elo = 400 / ln 10 * rating.")
 FIT = ("Fit quality: Pearson dispersion chi2 / df; the model does not fit when it exceeds 1.5 and a chi2 test "
        "rejects at 1% (the pairs share deals, so the test is approximate); then the rating intervals are widened "
        "by sqrt(dispersion) and the head-to-head matrix and equilibrium are the results to read. Policies that "
@@ -140,7 +110,6 @@ CELLS = {("pairs", False): "the row policy's mean win share per seat against the
          ("mixed", True): "the share of plays the row policy's team finished above the column policy's team "
                           "(ties half), 95% interval over deals"}
 MIN_POLICIES = 2
-SEATINGS = ("pairs", "mixed")
 MAX_BOOTSTRAP = 100_000
 SAME_TEXT = {(True, True): "are one policy under two names (the same function and parameters) and played identically "
                            "on every deal: one rating, an exact tie",
@@ -233,7 +202,7 @@ class TournamentResult:
     def plot(self):
         """The head-to-head heat map (each cell the row policy's result against the column's, its interval)
         beside the equilibrium's weights."""
-        from analyser.plots.figures import head_to_head
+        from analyser.plots.tournament import head_to_head
 
         return head_to_head(self.matrix, self.ci_low, self.ci_high, self.meta, self.equilibrium)
 
@@ -341,36 +310,36 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
             raise UserError(f"policy {label} is given twice; give each policy once")
         seen.add(label)
     teams = base.game.team_of(base.players)
-    plan = (_pairs_plan if tables == "pairs" else _mixed_plan)(labels, base.players, teams)
+    seating = SEATINGS[tables](labels, base.players, teams)
     configs = [[RunConfig.build(game, players=base.players, policies=[policies[i] for i in who], deals=args.cap,
                                 seed=seed, rules=rules, first_deal=args.first_deal, streams=ids, unit=unit)
-                for who, ids in row] for row in plan.rows]
-    meta = _metadata(base, singles, labels, plan, args.precision, args.cap)
+                for who, ids in row] for row in seating.rows]
+    meta = _metadata(base, singles, labels, seating, args.precision, args.cap)
     sizes = [len(row) for row in configs]
-    schedule = pipeline.Plan.of([c for row in configs for c in row], args.count, args.chunk_size,
-                                f"{base.game.name} x{base.players}, {plan.label}", per=plan.per)
-    stop = args.stop_rule(plan.widest)
+    plan = Plan.of([c for row in configs for c in row], args.count, args.chunk_size,
+                   f"{base.game.name} x{base.players}, {seating.label}", per=seating.per)
+    stop = args.stop_rule(seating.widest)
 
     def add(chunk, plays):
         deal_index = np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64)
         at = 0
         for p, size in enumerate(sizes):
-            plan.add(p, deal_index, plays[at: at + size])
+            seating.add(p, deal_index, plays[at: at + size])
             at += size
 
-    run = execute(schedule, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
+    run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
     meta.update(run_meta(run, stop), stopped=stop_text(run.stop, args.unit))
-    result = conclude(meta, plan, labels, [c.seats[0] for c in singles], bootstrap)
+    result = conclude(meta, seating, labels, [c.seats[0] for c in singles], bootstrap)
     if out is not None:
         result.save(out)
     return result
 
 
-def conclude(meta: dict, plan: Plan, labels: list[str], seats: list, bootstrap: int) -> TournamentResult:
+def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, bootstrap: int) -> TournamentResult:
     """From the tally: the policies that are one, the fit and its quality, the ratings and the equilibrium."""
-    cells = plan.cells()
+    cells = seating.cells()
     same, groups, notes = same_policies(labels, seats, cells)
-    fit, chi2, df = plan.fit()
+    fit, chi2, df = seating.fit()
     quality = fit_quality(fit.model, chi2, df)
     fit = fit.adjusted(groups, quality["ci_scale"])
     k = len(labels)
@@ -381,7 +350,7 @@ def conclude(meta: dict, plan: Plan, labels: list[str], seats: list, bootstrap: 
                 bootstrap=bootstrap, model={"name": fit.model, "reference": fit.reference, "text": fit.describe(),
                                             **fit.info()})
     meta["method"] += " " + meta["equilibrium_method"] + " " + FIT
-    return TournamentResult(meta, plan.tally, fit.table, equilibrium)
+    return TournamentResult(meta, seating.tally, fit.table, equilibrium)
 
 
 def same_policies(labels: list[str], seats: list, cells: tuple[np.ndarray, np.ndarray]):
@@ -413,113 +382,7 @@ def same_policies(labels: list[str], seats: list, cells: tuple[np.ndarray, np.nd
     return same, [g for g in groups if len(g) > 1], notes
 
 
-@dataclass
-class Plan:
-    """One seating: the runs (rows of (policy index per seat, stream ids)), the tally they feed, how a
-    batch is added and watched, the per-deal cells (each pair's first and second policy's values, deals x
-    pairs), the fit (the RatingFit, its Pearson chi2 and df), and the metadata that names it."""
-    rows: list
-    tally: PairTally | OrderTally
-    add: Callable
-    widest: Callable[[], float]
-    cells: Callable[[], tuple[np.ndarray, np.ndarray]]
-    fit: Callable
-    label: str
-    per: str
-    meta: dict
-
-
-def _pairs_plan(labels: list[str], players: int, teams) -> Plan:
-    seats, streams, name = arrangements(players, teams)
-    pair_index = list(combinations(range(len(labels)), 2))
-    rows = [[([i if c == "A" else j for c in s], st) for s, st in zip(seats, streams, strict=True)]
-            for i, j in pair_index]
-    a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
-    b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
-    tally = PairTally(len(pair_index), len(seats))
-
-    def fit():
-        from analyser.stats.ratings import bradley_terry
-
-        frame = pair_frame(tally, [(labels[i], labels[j]) for i, j in pair_index])
-        a, b = tally.sides()
-        influence = np.column_stack([proportion_influence(a[:, c], b[:, c]) for c in range(len(pair_index))])
-        # the variance floor: a pair constant on every deal (won every time) gets var(p) = 1 / n^2, not 0
-        constant = ~(influence != 0).any(axis=0)
-        floor = np.where(constant, 1.0 / np.maximum(frame["deals"].to_numpy(float), 1.0), 0.0)
-        influence = np.vstack([influence, np.diag(floor)])
-        games = frame["effective_games"].to_numpy(float)
-        part = frame["a_part"].to_numpy(float)
-        result = bradley_terry(labels, frame["a"], frame["b"], part * games, (1 - part) * games,
-                               reference=labels[0], influence=influence)
-        df, dispersion = result.stats["df_resid"], result.stats["dispersion"]
-        return result, None if dispersion is None else dispersion * df, df
-
-    meta = {"method": METHOD,
-            "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
-                             "streams": [list(s) for s in streams], "applies_to": "every pair (A, B)"}}
-    return Plan(rows, tally, lambda p, deals, plays: tally.add(p, deals, plays, a_seats, b_seats),
-                tally.widest_half_width, tally.sides, fit, f"{len(pair_index)} pairs x {len(seats)} arrangements",
-                "pair", meta)
-
-
-def _mixed_plan(labels: list[str], players: int, teams) -> Plan:
-    groups = seat_groups(teams)
-    size, what = len(groups), "team" if is_team_game(groups) else "seat"
-    if len(labels) < size:
-        raise UserError(f"mixed tables at {players} players need at least {size} policies (one per {what}), "
-                        f"not {len(labels)}")
-    design, name = table_design(len(labels), size)
-    rows = table_seatings(design, groups)
-    slot_seats = [[[who.index(p) for p in table] for who, _ in row] for table, row in zip(design, rows, strict=True)]
-    tally = OrderTally(design, len(rows[0]))
-
-    def cells():
-        shares = tally.deal_shares(len(labels))[0]
-        return shares, exact(1 - shares)
-
-    def fit():
-        from analyser.stats.plackett_luce import plackett_luce
-
-        result = plackett_luce(labels, *tally.choices(), reference=labels[0])
-        return (result, *pairwise_chi2(result, tally, labels))
-
-    meta = {"method": METHOD_MIXED, "fair_share": 0.5,
-            "tables": {"count": len(design), "design": name, "rotations": len(rows[0]),
-                       "orders": len(neighbour_orders(size)), "balance": orders_text(size, what),
-                       "members": [[labels[i] for i in t] for t in design],
-                       "seats": [[who for who, _ in row] for row in rows],
-                       "streams": [[ids for _, ids in row] for row in rows]}}
-    return Plan(rows, tally, lambda p, deals, plays: tally.add(p, deals, plays, slot_seats[p]),
-                lambda: tally.widest_half_width(labels), cells, fit,
-                f"{len(design)} tables x {len(rows[0])} seatings", "table", meta)
-
-
-def pairwise_chi2(fit, tally: OrderTally, names: list[str]) -> tuple[float | None, int]:
-    """Plackett-Luce's Pearson chi2 and df on the pairwise shares it implies: over the pairs that met,
-    (p - 1 / (1 + exp(-(beta_a - beta_b))))^2 / var(p), p = a's share of the untied plays of a and b (ties
-    give no choice in the fit), var(p) by the delta method over deals (at least 1 / n^2: never 0);
-    df = pairs that met - (policies - 1)."""
-    rating = fit.table.set_index("policy")["rating"]
-    shares, ties, _ = tally.deal_shares(len(names))
-    chi2, met = 0.0, 0
-    for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
-        above, below = shares[:, c] - ties[:, c] / 2, 1 - shares[:, c] - ties[:, c] / 2
-        keep = np.isfinite(above)
-        n = int(keep.sum())
-        if n < 2 or above[keep].sum() + below[keep].sum() <= 0:
-            continue
-        g = proportion_influence(above[keep], below[keep]) * n
-        var_p = floored_var(np.dot(g, g) / (n - 1), n) / n
-        observed = above[keep].sum() / (above[keep].sum() + below[keep].sum())
-        fitted = 1 / (1 + np.exp(-(rating[names[x]] - rating[names[y]])))
-        chi2 += float((observed - fitted) ** 2 / var_p)
-        met += 1
-    df = met - (len(rating) - 1)
-    return (chi2 if df > 0 else None), df
-
-
-def _metadata(base: RunConfig, singles, labels, plan: Plan, precision, cap) -> dict:
+def _metadata(base: RunConfig, singles, labels, seating: Seating, precision, cap) -> dict:
     info = base.metadata()
     groups = seat_groups(base.game.team_of(base.players))
     meta = {"kind": KIND, "game": info["game"], "unit": info["unit"], "players": base.players, "deals": 0,
@@ -527,11 +390,11 @@ def _metadata(base: RunConfig, singles, labels, plan: Plan, precision, cap) -> d
             "outcome": base.game.outcome, "policies": labels,
             "params": [c.seats[0].values for c in singles],
             "fair_share": base.game.win_total(base.players) / base.players,
-            "seating": "mixed" if isinstance(plan.tally, OrderTally) else "pairs",
+            "seating": "mixed" if isinstance(seating.tally, OrderTally) else "pairs",
             "pairs": [[labels[i], labels[j]] for i, j in combinations(range(len(labels)), 2)],
             "precision": None if precision is None else {"target": precision, "applies_to": WATCHED,
                                                          "max_deals": cap},
-            "confidence": 0.95, "z": Z95, "versions": _versions(info["versions"]), **plan.meta}
+            "confidence": 0.95, "z": Z95, "versions": _versions(info["versions"]), **seating.meta}
     meta["cell"] = CELLS[meta["seating"], is_team_game(groups)]
     if is_team_game(groups):
         meta["method"] += " " + TEAMS

@@ -91,7 +91,7 @@ def print_sweep_table(result, console=None):
     from rich.console import Console
     from rich.table import Table
 
-    from analyser.analyses.sweep import (
+    from analyser.analyses.sweep_result import (
         arrangements_text,
         baseline_text,
         best_text,

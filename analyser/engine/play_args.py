@@ -15,9 +15,9 @@ from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     StopRule,
-    batch_plan,
     check_chunk_size,
     check_precision,
+    count_and_cap,
     first_unit,
     one_count,
     stop_rule,
@@ -61,6 +61,6 @@ def play_args(game, players, policies, seed, rules, unit, *, n=None, deals=None,
     precision = check_precision(precision)
     chunk_size = check_chunk_size(chunk_size)
     base = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, unit=unit)
-    count, cap = batch_plan(count, precision, max_deals, base.game.unit)
+    count, cap = count_and_cap(count, precision, max_deals, base.game.unit)
     first_deal = first_unit(first_deal, base.game.unit, cap)
     return PlayArgs(base, count, cap, precision, first_deal, chunk_size, backend, run_dir)

@@ -63,7 +63,7 @@ def check_precision(precision) -> float | None:
     return float(precision)
 
 
-def batch_plan(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
+def count_and_cap(count, precision, max_deals, unit_name: str) -> tuple[int, int]:
     """``(first batch, most units)``: without a precision target both are the count
     (default 10,000); with one, the first batch (default 1,000) and ``--max-deals``."""
     if precision is None:

@@ -4,7 +4,7 @@ seats         win share per seat (team) with 95% intervals against the fair shar
 players       per player count: each seat's excess over the fair share, and the first-mover advantage
 rules         per rule value: the paired change in the first mover's win share and in length
 policies      the tournament's ratings (Elo) with 95% intervals
-head_to_head  the tournament's matrix (analyser.plots.figures.head_to_head)
+head_to_head  the tournament's matrix (analyser.plots.tournament.head_to_head)
 """
 from __future__ import annotations
 
@@ -13,16 +13,9 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from analyser.games.registry import length_text
-from analyser.plots.figures import (
-    ACCENT,
-    FAIR,
-    MUTED,
-    caption,
-    head_to_head,
-    interval_points,
-    new_figure,
-    set_ticks,
-)
+from analyser.plots.figures import ACCENT, FAIR, MUTED, caption, new_figure, set_ticks
+from analyser.plots.simulate import interval_points
+from analyser.plots.tournament import head_to_head
 
 COLORS = (ACCENT, "#2e8b57", "#b8860b", "#8e44ad", "#c0392b", MUTED)
 

@@ -11,8 +11,8 @@ needs no test framework: ``examples/check_highcard.py`` runs them on a game
 written outside the package.
 """
 from analyser.games.kit import GameKit, Position, RecordsPosition, recorded_positions, shuffle_hidden
-from analyser.testing.checks import SkipCheck, plan
+from analyser.testing.checks import SkipCheck, checks_of
 from analyser.testing.runner import CheckReport, CheckResult, check_game
 
-__all__ = ["check_game", "CheckReport", "CheckResult", "SkipCheck", "plan", "GameKit", "Position",
+__all__ = ["check_game", "CheckReport", "CheckResult", "SkipCheck", "checks_of", "GameKit", "Position",
            "RecordsPosition", "recorded_positions", "shuffle_hidden"]

@@ -3,7 +3,7 @@
 Each ``check_*`` raises AssertionError naming what broke, or ``SkipCheck`` with
 the reason when it cannot prove anything here (a one-thread machine). They
 reach a game only through its GameSpec and its GameKit (analyser.games.kit),
-so any game, registered or not, gets them. ``plan(game)`` lists every check
+so any game, registered or not, gets them. ``checks_of(game)`` lists every check
 with the cases it plays; ``analyser.testing.check_game`` runs them, and the
 project's tests/kit/test_kit.py parametrizes them over the registered games.
 """
@@ -375,7 +375,7 @@ def check_redeal_keeps_memory(game: GameSpec, kit, players: int, rules: dict, un
     return marked
 
 
-# -- the plan: every check with its cases -----------------------------------------------------------------------
+# -- every check with its cases -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Case:
@@ -397,7 +397,7 @@ def label(players: int, rules: dict) -> str:
     return f"{players}p-" + (",".join(f"{k}={v}" for k, v in rules.items()) or "default")
 
 
-def plan(game: GameSpec, policies=None, source: str | None = None) -> list[Check]:
+def checks_of(game: GameSpec, policies=None, source: str | None = None) -> list[Check]:
     """Every check of ``game`` with the cases it plays, in order. ``policies``: the
     policies the hidden-information check asks (default: the game's built-in ones);
     ``source``: where a child process imports the spec from for the uncompiled run

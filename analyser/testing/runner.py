@@ -9,7 +9,7 @@ from pathlib import Path
 
 from analyser.games.common import quiet_first_class
 from analyser.games.registry import GameSpec, get_game
-from analyser.testing.checks import SkipCheck, plan
+from analyser.testing.checks import SkipCheck, checks_of
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class CheckReport:
 def check_game(spec: GameSpec | str, *, only: Iterable[str] | None = None, policies=None,
                source: str | None = None, tmp: str | Path | None = None, raise_on_failure: bool = True,
                on_result: Callable[[CheckResult], None] | None = None) -> CheckReport:
-    """Run every check of the kit (analyser.testing.checks.plan) on a game, registered or not.
+    """Run every check of the kit (analyser.testing.checks.checks_of) on a game, registered or not.
 
     spec: a GameSpec (or a registered game's name) whose ``kit`` gives the hooks of
     analyser.games.kit. only: the names of the checks to run (default: all).
@@ -71,7 +71,7 @@ def check_game(spec: GameSpec | str, *, only: Iterable[str] | None = None, polic
     here (1 thread against 2 on a one-thread machine) is reported as skipped, with the reason.
     """
     game = get_game(spec) if isinstance(spec, str) else spec
-    checks = plan(game, policies=policies, source=source)
+    checks = checks_of(game, policies=policies, source=source)
     if only is not None:
         wanted = set(only)
         unknown = wanted - {c.name for c in checks}

@@ -1,5 +1,5 @@
-"""What the README says of the program, checked against the program (issue 21: the README claimed
-open talk helps the partner team recover what passing loses; its own `vary` measured -0.17 points)."""
+"""What the README says of the program, checked against the program (the README once claimed open
+talk helps the partner team recover what passing loses; its own `vary` measured -0.17 points)."""
 from __future__ import annotations
 
 import re

@@ -19,14 +19,14 @@ GAMES = game_names()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def planned():
+def every_case():
     for name in GAMES:
-        for check in checks.plan(get_game(name)):
+        for check in checks.checks_of(get_game(name)):
             for case in check.cases:
                 yield pytest.param(case, id=f"{name}-{check.name}" + (f"-{case.label}" if case.label else ""))
 
 
-@pytest.mark.parametrize("case", list(planned()))
+@pytest.mark.parametrize("case", list(every_case()))
 def test_check(case, tmp_path):
     try:
         case.run(tmp_path)
@@ -41,12 +41,12 @@ def test_the_registry_holds_palace_and_the_example_game():
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_offers_a_kit(name):
     assert get_game(name).kit is not None, f"{name} has no test kit hooks (GameSpec.kit)"
-    assert [c.name for c in checks.plan(get_game(name))][0] == "playouts"
+    assert [c.name for c in checks.checks_of(get_game(name))][0] == "playouts"
 
 
 def test_the_default_rules_are_random_played_for_every_game():
     for name in GAMES:
-        playouts = checks.plan(get_game(name))[0]
+        playouts = checks.checks_of(get_game(name))[0]
         assert any(case.label.endswith("-default") for case in playouts.cases), name
 
 
@@ -101,7 +101,7 @@ def test_the_example_script_checks_the_example_game(tmp_path):
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     lines = done.stdout.splitlines()
-    names = [c.name for c in checks.plan(get_game("highcard"))]
+    names = [c.name for c in checks.checks_of(get_game("highcard"))]
     for name in names:
         assert sum(line.split()[1:2] == [name] for line in lines) == 1, f"no one line for {name}:\n{done.stdout}"
     assert not any(line.startswith("failed") for line in lines)

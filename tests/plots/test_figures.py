@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyser.plots import figures as F
+from analyser import plots as F
 
 META = {"game": "palace", "unit": "game", "players": 4, "deals": 5_000, "seed": 7,
         "settings": {"short_game": False}, "policy": "saver"}
@@ -110,7 +110,7 @@ def test_every_format_and_no_pyplot(tmp_path):
     """png, svg and pdf by suffix; the module never imports pyplot (no window, no global figures)."""
     code = (
         "import sys, pandas as pd\n"
-        "from analyser.plots import figures as F\n"
+        "from analyser import plots as F\n"
         "f = pd.DataFrame({'x': [1, 2, 3], 'win_rate': [.3, .5, .4],\n"
         "                  'ci_low': [.2, .4, .3], 'ci_high': [.4, .6, .5]})\n"
         f"for s in ('png', 'svg', 'pdf'): F.save_figure(F.sweep_curve(f, {{'game': 'palace', 'players': 4}}), "

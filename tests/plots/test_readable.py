@@ -11,8 +11,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import analyser
+from analyser import plots as F
 from analyser.analyses.vary import VaryResult
-from analyser.plots import figures as F
 from analyser.plots.vary import vary_figure
 
 

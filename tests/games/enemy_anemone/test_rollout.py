@@ -1,4 +1,4 @@
-"""Enemy Anemone rollouts (issue 20): every legal action (card and tokens) once, worlds that respect
+"""Enemy Anemone rollouts: every legal action (card and tokens) once, worlds that respect
 what the discards showed, worlds that read nothing hidden, the decided action first, the CLI."""
 from __future__ import annotations
 

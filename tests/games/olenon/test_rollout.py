@@ -1,4 +1,4 @@
-"""Olenon rollouts (issue 20): the table of a mid-round position, worlds that keep what the seat
+"""Olenon rollouts: the table of a mid-round position, worlds that keep what the seat
 knows and read nothing hidden, the play replayed in every world, the action that wins at once
 first, and the CLI.
 

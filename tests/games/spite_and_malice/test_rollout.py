@@ -1,4 +1,4 @@
-"""Spite & Malice rollouts (issue 20): the table of a mid-round position, worlds that keep what the
+"""Spite & Malice rollouts: the table of a mid-round position, worlds that keep what the
 seat knows and read nothing hidden, the play showing nothing beyond where the cards went, the
 action that plays out the payoff pile first, and the CLI.
 
