@@ -94,14 +94,31 @@ def test_huge_index_through_the_entry_point():
     assert_one_line(r.stderr, "must be from 0 to 9,223,372,036,854,775,807")
 
 
-@pytest.mark.parametrize("args,name", [(["simulate", "palace", "--deals", "abc"], "--deals"),
-                                       (["simulate", "palace", "--count"], "--count"),
-                                       (["trace", "palace", "--hand", "x"], "--hand"),
-                                       (["simulate", "palace", "--nonsense"], "--nonsense")])
-def test_usage_errors_through_the_entry_point(args, name):
-    r = cli(*args)
-    assert r.returncode == 2
-    assert_one_line(r.stderr, name)
+USAGE_ERRORS = [(["simulate", "palace", "--deals", "abc"], "--deals"), (["simulate", "palace", "--count"], "--count"),
+                (["trace", "palace", "--hand", "x"], "--hand"), (["simulate", "palace", "--nonsense"], "--nonsense")]
+EACH_THROUGH_MAIN = """
+import contextlib, io, sys
+from analyser.cli.main import main
+for args in {cases!r}:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            main(args)
+        except SystemExit as exit:
+            code = exit.code
+    print(repr((code, err.getvalue())))
+"""
+
+
+def test_usage_errors_through_the_entry_point():
+    """The real entry point (analyser.cli.main:main), each case in turn in one fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", EACH_THROUGH_MAIN.format(cases=[a for a, _ in USAGE_ERRORS])],
+                          capture_output=True, text=True, env={**os.environ, "COLUMNS": "100"}, timeout=300)
+    results = [eval(line) for line in done.stdout.splitlines()]
+    assert len(results) == len(USAGE_ERRORS), done.stdout + done.stderr
+    for (code, stderr), (_, name) in zip(results, USAGE_ERRORS, strict=True):
+        assert code == 2
+        assert_one_line(stderr, name)
 
 
 def test_largest_index_and_seed_are_accepted():

@@ -1,8 +1,5 @@
 """``analyser compare``: table, JSON and CSV output, results files, one-line errors with exit code 2."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -15,9 +12,8 @@ BASE = ["compare", "palace", "--policy", "saver", "--policy", "lowest", "--no-pr
 
 
 def test_table_at_80_columns():
-    r = subprocess.run([sys.executable, "-m", "analyser.cli.main", *BASE, "-n", "300", "--players", "4"],
-                       capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"}, timeout=600)
-    assert r.returncode == 0, r.stderr
+    r = runner.invoke(app, [*BASE, "-n", "300", "--players", "4"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
     out = r.stdout
     assert "A's advantage over B" in out and "rotations of ABBB and BAAA" in out and "fixed: 300 games" in out
     assert max(len(line) for line in out.splitlines()) <= 80

@@ -91,22 +91,26 @@ def test_completion_is_offered_and_works_through_the_entry_point():
 NO_NUMBA = """
 import sys
 from analyser.cli.main import main
-try:
-    main({args!r})
-except SystemExit as exit:
-    code = exit.code
-print(repr((code, sorted(m for m in sys.modules if m == "numba" or m.startswith("numba.")))[:2]), file=sys.stderr)
+for args in {cases!r}:
+    try:
+        main(args)
+    except SystemExit as exit:
+        code = exit.code
+    loaded = sorted(m for m in sys.modules if m == "numba" or m.startswith("numba."))
+    print("after", repr((args, code, loaded[:2])), file=sys.stderr)
 """
+LISTINGS = [["games"], ["policies", "palace"], ["--help"], ["simulate", "--help"], ["--version"]]
 
 
-@pytest.mark.parametrize("args", [["games"], ["policies", "palace"], ["--help"], ["simulate", "--help"],
-                                  ["--version"]])
-def test_listing_and_help_do_not_load_numba(args):
-    r = subprocess.run([sys.executable, "-c", NO_NUMBA.format(args=args)], capture_output=True, text=True,
+def test_listing_and_help_do_not_load_numba():
+    """One fresh interpreter runs each in turn: numba is still not loaded after each one."""
+    r = subprocess.run([sys.executable, "-c", NO_NUMBA.format(cases=LISTINGS)], capture_output=True, text=True,
                        timeout=120)
-    code, numba_modules = eval(r.stderr.strip().splitlines()[-1])
-    assert code == 0, r.stderr
-    assert numba_modules == [], f"`analyser {' '.join(args)}` imported numba"
+    after = [eval(line.removeprefix("after ")) for line in r.stderr.splitlines() if line.startswith("after ")]
+    assert [args for args, _, _ in after] == LISTINGS, r.stderr
+    for args, code, numba_modules in after:
+        assert code == 0, (args, r.stderr)
+        assert numba_modules == [], f"`analyser {' '.join(args)}` imported numba"
 
 
 def test_games_lists_unit_outcome_players_and_settings():

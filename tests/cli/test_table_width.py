@@ -1,11 +1,12 @@
 """Terminal tables at 60, 80 and 120 columns: no number is cut, neither with "…"
-nor folded over two lines. Through the real CLI, COLUMNS set."""
+nor folded over two lines. The CLI in this process (CliRunner), COLUMNS set: rich reads it
+as it makes each command's console."""
 import json
-import os
-import subprocess
-import sys
 
 import pytest
+from typer.testing import CliRunner
+
+from analyser.cli.main import app
 
 WIDTHS = [60, 80, 120]
 RUN = ["palace", "-n", "3000", "--seed", "1", "--policy", "saver", "--policy", "saver",
@@ -13,9 +14,8 @@ RUN = ["palace", "-n", "3000", "--seed", "1", "--policy", "saver", "--policy", "
 
 
 def cli(*args, width=100):
-    r = subprocess.run([sys.executable, "-m", "analyser.cli.main", *args], capture_output=True, text=True,
-                       env={**os.environ, "COLUMNS": str(width)}, timeout=900)
-    assert r.returncode == 0, r.stderr
+    r = CliRunner().invoke(app, list(args), env={"COLUMNS": str(width)})
+    assert r.exit_code == 0, r.output
     return r.stdout
 
 
