@@ -46,9 +46,11 @@ pair's p at once), with a variance floor: a pair whose p did not vary over
 its n deals (one side won every time) counts var(p) = 1 / n^2, so that it
 does not give a zero-width interval. (A floor for every pair would be far too
 wide here: averaged over 8 arrangements a 4-player pair's p varies by
-var(p) ~ 1e-6 at 200 deals, well below 1 / n^2.) Fit quality: the Pearson dispersion and a chi2 test
-(ratings.fit_quality); when the model does not fit, the output says so and the
-rating intervals are widened by sqrt(dispersion).
+var(p) ~ 1e-6 at 200 deals, well below 1 / n^2.) Fit quality: a GLS chi2 test of the
+pairwise logits that allows for the pairs' shared deals (ratings.misfit_chi2,
+ratings.fit_quality); when the model does not fit, the output says so (the
+results are not transitive: a misfit of the mean, not noise) and the rating
+intervals keep their width.
 
 ``tables="mixed"`` seats distinct policies together, one per seat (per team in
 a team game): every table of the design (all of them when few, else a cyclic
@@ -59,7 +61,7 @@ both sat (analyser.stats.orders), and the ratings are Plackett-Luce fitted by
 choix to the finishing orders (the outcome block's ``rank``), ties entering as
 top-1 choices over the policies strictly below, with intervals from a
 sandwich over deals (analyser.stats.plackett_luce); its fit quality compares
-the matrix with the pairwise shares the ratings imply (tournament_seatings.pairwise_chi2). A
+the same test on the pairwise shares of the untied plays (ratings.misfit_chi2). A
 deal aborted in any seating of a table is dropped from that table.
 
 Precision (``precision=H``): deals are added to every pair or table at once
@@ -97,10 +99,11 @@ from analyser.stats.ratings import fit_quality
 
 KIND = "tournament"
 WATCHED = "the Chow-Robbins half-width z sqrt((s^2 + 1/n) / n) of the widest head-to-head matrix cell"
-FIT = ("Fit quality: Pearson dispersion chi2 / df; the model does not fit when it exceeds 1.5 and a chi2 test "
-       "rejects at 1% (the pairs share deals, so the test is approximate); then the rating intervals are widened "
-       "by sqrt(dispersion) and the head-to-head matrix and equilibrium are the results to read. Policies that "
-       "played identically on every deal get one rating and equal weights.")
+FIT = ("Fit quality: a GLS chi2 test of the pairwise logits against one strength per policy, its covariance "
+       "clustered by deal (the pairs share deals); the model does not fit when chi2 / df exceeds 1.5 and the test "
+       "rejects at 1%: the results are then not transitive, the ratings are their best transitive summary (their "
+       "intervals keep their width) and the head-to-head matrix and equilibrium are the results to read. "
+       "Policies that played identically on every deal get one rating and equal weights.")
 TEAMS = ("Team game: each policy fills whole teams (partners play the same policy), so every comparison is one "
          "policy's team against another's and a rating is that of a team of one policy.")
 CELLS = {("pairs", False): "the row policy's mean win share per seat against the column policy, paired 95% interval",
@@ -131,9 +134,8 @@ class TournamentResult:
     equilibrium              the meta-game (analyser.stats.nash): policy, weight, weight_ci_low, weight_ci_high,
                              value, value_ci_low, value_ci_high (bootstrap over deals)
     ratings                  rank, policy, rating (Bradley-Terry or Plackett-Luce strength, the reference 0), se,
-                             ci_low, ci_high, elo, elo_ci_low, elo_ci_high (widened by fit["ci_scale"] when the
-                             model does not fit)
-    fit                      model, dispersion (Pearson chi2 / df), df, pvalue, fits, warning, ci_scale
+                             ci_low, ci_high, elo, elo_ci_low, elo_ci_high
+    fit                      model, dispersion (misfit chi2 / df: ratings.misfit_chi2), df, pvalue, fits, warning
     same                     [name, name] pairs that are one policy under two names or played identically
     pairs                    one row per pair (a, b): pairs seating, win shares, the paired win share difference
                              a - b with its interval, the independent-deals half-width, variance reduction, score
@@ -341,7 +343,7 @@ def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, boots
     same, groups, notes = same_policies(labels, seats, cells)
     fit, chi2, df = seating.fit()
     quality = fit_quality(fit.model, chi2, df)
-    fit = fit.adjusted(groups, quality["ci_scale"])
+    fit = fit.adjusted(groups)
     k = len(labels)
     pair_index = list(combinations(range(k), 2))
     equilibrium = nash_table(labels, exact((cells[0] - cells[1]) / 2), pair_index, [int(meta["seed"]), NASH_STREAM],

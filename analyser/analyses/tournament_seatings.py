@@ -21,9 +21,10 @@ from analyser.analyses.seatings import (
     table_seatings,
 )
 from analyser.errors import UserError
-from analyser.stats.intervals import exact, floored_var
+from analyser.stats.intervals import exact
 from analyser.stats.orders import OrderTally
 from analyser.stats.pairs import PairTally, pair_frame, proportion_influence
+from analyser.stats.ratings import misfit_chi2
 
 METHOD = ("Every pair of policies plays the same deals, each deal in every seat arrangement of the pair (as "
           "`compare`). M[X][Y] = mean over kept deals of x[d], x[d] = mean over the arrangements of the mean win "
@@ -43,7 +44,7 @@ METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, o
                 "stages without ties). One pseudo choice each way "
                 "per pair that met keeps ratings finite. Rating intervals: ±1.96 robust standard errors, a "
                 "sandwich of the observed information and the per-deal scores (all plays of a deal are one "
-                "cluster). Fit: the Pearson chi2 of the matrix against the pairwise shares the ratings imply. "
+                "cluster). Fit: the misfit test on the pairwise shares of the untied plays. "
                 "A deal aborted in any seating of a table is dropped from that table. "
                 "Elo = 400 / ln 10 * rating.")
 
@@ -51,7 +52,7 @@ METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, o
 class Seating:
     """One seating design: the runs (rows of (policy index per seat, stream ids)), the tally they feed, how a
     batch is added and watched, the per-deal cells (each pair's first and second policy's values, deals x
-    pairs), the fit (the RatingFit, its Pearson chi2 and df), and the metadata that names it."""
+    pairs), the fit (the RatingFit, its misfit chi2 and df: ratings.misfit_chi2), and the metadata that names it."""
     rows: list
     tally: PairTally | OrderTally
     add: Callable
@@ -86,8 +87,7 @@ def pairs_seating(labels: list[str], players: int, teams) -> Seating:
         part = frame["a_part"].to_numpy(float)
         result = bradley_terry(labels, frame["a"], frame["b"], part * games, (1 - part) * games,
                                reference=labels[0], influence=influence)
-        df, dispersion = result.stats["df_resid"], result.stats["dispersion"]
-        return result, None if dispersion is None else dispersion * df, df
+        return (result, *misfit_chi2(len(labels), pair_index, a, b))
 
     meta = {"method": METHOD,
             "arrangements": {"count": len(seats), "name": name, "seats": list(seats),
@@ -116,7 +116,9 @@ def mixed_seating(labels: list[str], players: int, teams) -> Seating:
         from analyser.stats.plackett_luce import plackett_luce
 
         result = plackett_luce(labels, *tally.choices(), reference=labels[0])
-        return (result, *pairwise_chi2(result, tally, labels))
+        shares, ties, _ = tally.deal_shares(len(labels))
+        pairs = list(combinations(range(len(labels)), 2))
+        return (result, *misfit_chi2(len(labels), pairs, shares - ties / 2, 1 - shares - ties / 2))
 
     meta = {"method": METHOD_MIXED, "fair_share": 0.5,
             "tables": {"count": len(design), "design": name, "rotations": len(rows[0]),
@@ -127,30 +129,6 @@ def mixed_seating(labels: list[str], players: int, teams) -> Seating:
     return Seating(rows, tally, lambda p, deals, plays: tally.add(p, deals, plays, slot_seats[p]),
                 lambda: tally.widest_half_width(labels), cells, fit,
                 f"{len(design)} tables x {len(rows[0])} seatings", "table", meta)
-
-
-def pairwise_chi2(fit, tally: OrderTally, names: list[str]) -> tuple[float | None, int]:
-    """Plackett-Luce's Pearson chi2 and df on the pairwise shares it implies: over the pairs that met,
-    (p - 1 / (1 + exp(-(beta_a - beta_b))))^2 / var(p), p = a's share of the untied plays of a and b (ties
-    give no choice in the fit), var(p) by the delta method over deals (at least 1 / n^2: never 0);
-    df = pairs that met - (policies - 1)."""
-    rating = fit.table.set_index("policy")["rating"]
-    shares, ties, _ = tally.deal_shares(len(names))
-    chi2, met = 0.0, 0
-    for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
-        above, below = shares[:, c] - ties[:, c] / 2, 1 - shares[:, c] - ties[:, c] / 2
-        keep = np.isfinite(above)
-        n = int(keep.sum())
-        if n < 2 or above[keep].sum() + below[keep].sum() <= 0:
-            continue
-        g = proportion_influence(above[keep], below[keep]) * n
-        var_p = floored_var(np.dot(g, g) / (n - 1), n) / n
-        observed = above[keep].sum() / (above[keep].sum() + below[keep].sum())
-        fitted = 1 / (1 + np.exp(-(rating[names[x]] - rating[names[y]])))
-        chi2 += float((observed - fitted) ** 2 / var_p)
-        met += 1
-    df = met - (len(rating) - 1)
-    return (chi2 if df > 0 else None), df
 
 
 # tables= -> the seating it plays

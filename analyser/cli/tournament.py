@@ -138,7 +138,7 @@ def print_tournament_tables(result, console=None):
                                           for j in range(len(names))])
     model = m["model"]
     fit = result.fit
-    note = "" if fit["fits"] else f"; does not fit: intervals widened x{fit['ci_scale']:.2f}"
+    note = "" if fit["fits"] else "; does not fit: a transitive summary of intransitive results"
     ratings = Table(title="Ratings (95% intervals, relative to the reference)" + note, title_justify="left",
                     caption=f"{model['name']}, reference: {model['reference']}; Elo = 400 / ln 10 x rating"
                             + ("" if fit["fits"] else "; the fit's warning is above the matrix"),
@@ -161,7 +161,7 @@ def print_tournament_tables(result, console=None):
     if m.get("precision"):
         run.add_row("precision applies to", m["precision"]["applies_to"])
     if fit.get("dispersion") is not None:
-        run.add_row("fit: Pearson dispersion (about 1 if it fits), df, p",
+        run.add_row("fit: misfit chi2 / df (about 1 if it fits), df, p",
                     f"{fit['dispersion']:,.2f}, {fit['df']}, {fit['pvalue']:.2g}")
     if model.get("variance_ratio") is not None:
         run.add_row("fit: choices / robust over naive variance",

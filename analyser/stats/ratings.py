@@ -29,17 +29,19 @@ naive covariance inverted) and u_d = sum over pairs of the design row times
 the pair's games times the deal's influence: the change of the GLM score that
 deal d brings. Without it, the GLM's own (independent games) errors.
 
-Fit quality (``fit_quality``): the Pearson dispersion chi2 / residual df (3 or
-more policies; the fit of 2 is exact). The fit is called poor when the
-dispersion exceeds DISPERSION_LIMIT (1.5) *and* a chi2 test on df degrees of
-freedom rejects a fitting model at TEST_LEVEL (1%): a large dispersion on few
-degrees of freedom can be chance, a significant one of 1.1 does not matter.
-The pairs share deals, so the chi2 reference is an approximation (its mean, df,
-holds; its spread does not exactly). A poor fit means the results are not
-transitive enough for one strength per policy to describe them; the ratings
-are then a summary, and their intervals are widened by sqrt(dispersion) (the
-quasi-likelihood scale, ``ci_scale``) so that they do not claim the precision
-of a model that does not hold.
+Fit quality (``misfit_chi2``, ``fit_quality``): does one strength per policy describe the
+pairwise results? A minimum chi-square (GLS) test on the pairwise logits: l = logit(p), p each
+pair's observed share (half a win added to each side), its covariance V over pairs from the
+per-deal influences (the same deal-clustered linearisation as the errors: pairs that share deals
+are correlated, and the test allows for it), the best strengths b for l ~ X b in V's metric, and
+T = (l - X b)' V^-1 (l - X b) on df = pairs - (policies - 1): chi2(df) when the model holds. It
+reads the results, not the fitted model, so it serves Bradley-Terry and Plackett-Luce alike. The
+fit is called poor when T / df exceeds DISPERSION_LIMIT (1.5) *and* the test rejects at
+TEST_LEVEL (1%): a large ratio on few degrees of freedom can be chance, a significant one of 1.1
+does not matter. A poor fit is a misfit of the mean, not extra noise: the results are not
+transitive enough for one rating per policy, the ratings are then the best transitive summary
+(their errors, the sandwich above, hold for that summary and keep their width), and the output
+says so and points to the head-to-head matrix and the equilibrium.
 """
 from __future__ import annotations
 
@@ -77,10 +79,10 @@ class RatingFit:
     def describe(self) -> str:
         return f"{self.model}, reference: {self.reference}"
 
-    def adjusted(self, groups: Sequence[Sequence[str]] = (), scale: float = 1.0, z: float = Z95) -> RatingFit:
+    def adjusted(self, groups: Sequence[Sequence[str]] = (), z: float = Z95) -> RatingFit:
         """The table with each group of policies that played identically given one rating and se (their mean;
         the reference's group 0 and 0: the data are symmetric under swapping them, so a difference is the
-        optimiser's tolerance), ratings and errors through intervals.exact, intervals widened by ``scale``."""
+        optimiser's tolerance), ratings and errors through intervals.exact."""
         t = self.table.set_index("policy")
         names = self.order
         beta, se = t.loc[names, "rating"].to_numpy(float).copy(), t.loc[names, "se"].to_numpy(float).copy()
@@ -89,9 +91,8 @@ class RatingFit:
             ref = self.reference in group
             beta[idx] = 0.0 if ref else beta[idx].mean()
             se[idx] = 0.0 if ref else se[idx].mean()
-        stats = {**self.stats, "ci_scale": float(scale)}
-        return RatingFit(rating_table(names, exact(beta), exact(se), z, scale), self.model, self.reference,
-                         self.converged, stats, self.order)
+        return RatingFit(rating_table(names, exact(beta), exact(se), z), self.model, self.reference,
+                         self.converged, dict(self.stats), self.order)
 
     def info(self) -> dict:
         stats = {k: _finite(v) if isinstance(v, float) else v for k, v in self.stats.items()}
@@ -99,11 +100,10 @@ class RatingFit:
                 "elo_scale": ELO_SCALE, **stats}
 
 
-def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: float = Z95,
-                 scale: float = 1.0) -> pd.DataFrame:
+def rating_table(names: Sequence[str], beta: np.ndarray, se: np.ndarray, z: float = Z95) -> pd.DataFrame:
     """rank, policy, rating, se, ci_low, ci_high and the Elo columns, best first (ties keep the given order);
-    the intervals are beta +- z * se * scale."""
-    low, high = beta - z * se * scale, beta + z * se * scale
+    the intervals are beta +- z * se."""
+    low, high = beta - z * se, beta + z * se
     table = pd.DataFrame({"policy": list(names), "rating": beta, "se": se, "ci_low": low, "ci_high": high,
                           "elo": ELO_SCALE * beta, "elo_ci_low": ELO_SCALE * low, "elo_ci_high": ELO_SCALE * high})
     table = table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
@@ -176,24 +176,62 @@ def clustered_se(naive: np.ndarray, score_rows: np.ndarray, influence: np.ndarra
     return np.sqrt(np.maximum(np.diag(naive @ meat @ naive), 0))
 
 
+def misfit_chi2(k: int, pairs: Sequence[tuple[int, int]], above: np.ndarray, below: np.ndarray,
+                smoothing: float = SMOOTHING) -> tuple[float | None, int]:
+    """The GLS misfit statistic T and its df (the module): ``pairs`` the (i, j) of each column of ``above`` and
+    ``below`` (deals x pairs: per deal, i's and j's part of their results; NaN where the pair did not meet on
+    that deal). A pair that met on fewer than two deals is left out; a pair whose every deal gave the same
+    result gets the variance floor 1 / n^2 of its share, so that no pair is known exactly. T is None when
+    df is 0 or less (the fit of the pairs left is exact)."""
+    from analyser.stats.pairs import proportion_influence
+
+    above, below = np.asarray(above, float), np.asarray(below, float)
+    rows, logits, influence, floors = [], [], [], []
+    for c, (i, j) in enumerate(pairs):
+        a, b = above[:, c], below[:, c]
+        keep = np.isfinite(a) & np.isfinite(b)
+        n = int(keep.sum())
+        total_a, total_b = a[keep].sum(), b[keep].sum()
+        if n < 2 or total_a + total_b <= 0:
+            continue
+        p = (total_a + smoothing) / (total_a + total_b + 2 * smoothing)
+        g = proportion_influence(a, b) / (p * (1 - p))            # per deal, its part of logit(p)
+        row = np.zeros(k)
+        row[i], row[j] = 1.0, -1.0
+        rows.append(row)
+        logits.append(math.log(p / (1 - p)))
+        influence.append(g)
+        floors.append(1.0 / (n * n * (p * (1 - p)) ** 2) if not g.any() else 0.0)
+    df = len(rows) - (k - 1)
+    if df <= 0:
+        return None, max(df, 0)
+    g = np.column_stack(influence)
+    d = g.shape[0]
+    v = g.T @ g * (d / (d - 1)) + np.diag(floors)
+    x, y = np.array(rows)[:, 1:], np.array(logits)          # strengths relative to policy 0
+    w = np.linalg.pinv(v, hermitian=True)
+    b = np.linalg.lstsq(x.T @ w @ x, x.T @ w @ y, rcond=None)[0]
+    r = y - x @ b
+    return float(r @ w @ r), df
+
+
 def fit_quality(model: str, chi2: float | None, df: int) -> dict:
-    """model, dispersion (chi2 / df), pvalue, fits, warning, ci_scale (see the module); with df 0 the fit is
-    exact and fits."""
+    """model, dispersion (chi2 / df), pvalue, fits, warning (see the module); with df 0 the fit is exact and
+    fits."""
     from scipy.special import chdtrc
 
     if chi2 is None or df <= 0 or not math.isfinite(chi2):
         return {"model": model, "dispersion": None, "df": max(int(df), 0), "pvalue": None, "fits": True,
-                "warning": None, "ci_scale": 1.0}
+                "warning": None}
     dispersion = chi2 / df
     pvalue = float(chdtrc(df, chi2))
     fits = not (dispersion > DISPERSION_LIMIT and pvalue < TEST_LEVEL)
     warning = None if fits else (
-        f"the {model.split(' (')[0]} model does not fit: Pearson dispersion {dispersion:,.1f} on {df} df (chi2 test "
-        f"p = {pvalue:.2g}); the results are not transitive enough for one rating per policy, so read the "
-        f"head-to-head matrix and the equilibrium; rating intervals are widened by sqrt(dispersion) = "
-        f"{math.sqrt(dispersion):,.2f}")
+        f"the {model.split(' (')[0]} model does not fit: misfit chi2 / df {dispersion:,.1f} on {df} df (p = "
+        f"{pvalue:.2g}); the results are not transitive enough for one rating per policy, so the ratings are "
+        f"the best transitive summary and the head-to-head matrix and the equilibrium are the results to read")
     return {"model": model, "dispersion": float(dispersion), "df": int(df), "pvalue": pvalue, "fits": bool(fits),
-            "warning": warning, "ci_scale": 1.0 if fits else float(math.sqrt(dispersion))}
+            "warning": warning}
 
 
 def win_probability(fit: RatingFit, a: str, b: str) -> float:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analyser.stats.plackett_luce import model_name, plackett_luce, top1_choices
-from analyser.stats.ratings import ELO_SCALE, MODEL, bradley_terry, fit_quality, win_probability
+from analyser.stats.ratings import ELO_SCALE, MODEL, bradley_terry, fit_quality, misfit_chi2, win_probability
 
 STRENGTH = {"a": 1.2, "b": 0.5, "c": 0.0, "d": -0.8}
 
@@ -159,21 +159,51 @@ def test_the_deal_clustered_sandwich_matches_the_spread_over_seeds():
     assert "clustered by deal" in bradley_terry(*args, influence=influence).stats["interval"]
 
 
-def test_fit_quality_flags_intransitive_results_and_widens_the_intervals():
-    """Rock-paper-scissors cannot be one strength per policy: the dispersion is large and significant."""
-    fit = bradley_terry(["r", "p", "s"], ["r", "p", "s"], ["p", "s", "r"], [300, 300, 300], [700, 700, 700])
-    q = fit_quality(fit.model, fit.stats["dispersion"] * fit.stats["df_resid"], fit.stats["df_resid"])
-    assert not q["fits"] and q["dispersion"] > 100 and q["pvalue"] < 0.01 and "does not fit" in q["warning"]
-    wide = fit.adjusted(scale=q["ci_scale"]).table.set_index("policy")
-    plain = fit.table.set_index("policy")
-    assert (wide["ci_high"] - wide["rating"]).to_numpy() == pytest.approx(
-        q["ci_scale"] * (plain["ci_high"] - plain["rating"]).to_numpy())
-    good = bradley_terry(["c", "a", "b", "d"], *planted())
-    g = fit_quality(good.model, good.stats["dispersion"] * 3, 3)
-    assert g["fits"] and g["warning"] is None and g["ci_scale"] == 1
+def gumbel_deals(seed: int, n: int, strengths=(1.0, 0.5, 0.0, -0.3), upset: float = 0.0):
+    """Deals x pairs of a Bradley-Terry truth where one draw decides every pair of a deal (each policy's
+    strength plus a Gumbel score; the higher wins): the pairs share deals as a tournament's do.
+    ``upset``: the share of the strongest's wins over the weakest turned into losses (not transitive)."""
+    from itertools import combinations
+
+    b = np.asarray(strengths)
+    pairs = list(combinations(range(b.size), 2))
+    score = b[None, :] + np.random.default_rng(seed).gumbel(size=(n, b.size))
+    won = np.column_stack([(score[:, i] > score[:, j]).astype(float) for i, j in pairs])
+    if upset:
+        won[np.random.default_rng(seed + 1).random(n) < upset, pairs.index((0, b.size - 1))] = 0.0
+    return pairs, won
+
+
+def test_the_misfit_test_is_a_chi2_for_a_transitive_truth_whose_pairs_share_deals():
+    """60 seeds of 500 deals: the statistic's mean is its df (3) and it rarely rejects; a truth with upsets
+    is found every time."""
+    stats = []
+    for seed in range(60):
+        pairs, won = gumbel_deals(seed, 500)
+        stats.append(misfit_chi2(4, pairs, won, 1 - won))
+    t = np.array([x for x, _ in stats])
+    assert {df for _, df in stats} == {3}
+    assert 2.4 < t.mean() < 3.8 and np.mean(t > 11.34) <= 0.05        # chi2(3)'s 1% point: 11.34
+    for seed in range(5):
+        pairs, won = gumbel_deals(seed, 1000, upset=0.2)
+        q = fit_quality(MODEL, *misfit_chi2(4, pairs, won, 1 - won))
+        assert not q["fits"] and q["pvalue"] < 1e-6 and "not transitive" in q["warning"]
+
+
+def test_a_poor_fit_is_said_and_the_intervals_keep_their_width():
+    """Rock-paper-scissors cannot be one strength per policy: flagged, and the ratings' intervals stay
+    beta +- 1.96 se (a misfit of the mean is not extra noise)."""
+    pairs = [(0, 1), (1, 2), (0, 2)]
+    won = np.random.default_rng(3).random((400, 3)) < np.array([0.3, 0.3, 0.7])   # r < p < s < r
+    q = fit_quality(MODEL, *misfit_chi2(3, pairs, won.astype(float), 1 - won.astype(float)))
+    assert not q["fits"] and q["dispersion"] > 10 and q["pvalue"] < 0.01 and "does not fit" in q["warning"]
+    assert "ci_scale" not in q
+    fit = bradley_terry(["r", "p", "s"], ["r", "p", "r"], ["p", "s", "s"], [120, 120, 280], [280, 280, 120])
+    t = fit.adjusted().table
+    assert (t["ci_high"] - t["rating"]).to_numpy() == pytest.approx(1.959964 * t["se"].to_numpy(), rel=1e-6)
     assert fit_quality(MODEL, None, 0) == {"model": MODEL, "dispersion": None, "df": 0, "pvalue": None, "fits": True,
-                                          "warning": None, "ci_scale": 1.0}
-    # a large dispersion on few degrees of freedom can be chance: not flagged without the test
+                                          "warning": None}
+    # a large statistic on few degrees of freedom can be chance: not flagged without the test
     assert fit_quality(MODEL, 4.0, 1)["fits"] and not fit_quality(MODEL, 40.0, 1)["fits"]
 
 

@@ -302,10 +302,10 @@ def _policies_text(report, figures) -> list[str]:
     meta = part["meta"]
     fit = part.get("fit") or {}
     fit_line = "" if not fit else (
-        f"Fit: {fit.get('model', 'the model')}, dispersion {num(fit.get('dispersion'), 3)}: "
+        f"Fit: {fit.get('model', 'the model')}, misfit chi2 / df {num(fit.get('dispersion'), 3)}: "
         + ("the ratings describe the results." if fit.get("fits") else
-           "the ratings do NOT fit the results (not transitive); their intervals "
-           + (fit.get("warning") or "are not to be trusted") + ". Read the head-to-head matrix above."))
+           "the ratings do NOT fit the results (not transitive): "
+           + (fit.get("warning") or "they are a transitive summary only") + ". Read the head-to-head matrix above."))
     lines = [f"*Ran:* a tournament of {', '.join(ran['policies'])} at {ran['players']} players: every pair on the "
              f"same {_units(m, ran['deals_per_pair'])}, each deal in every seat arrangement "
              f"({ran['arrangements']}), seed {m['seed']}, the settings above; {ran['plays']:,} plays.", "",

@@ -148,8 +148,9 @@ def policies_verdict(summary: dict) -> str:
                                          f"identical play on every deal)" for a, b in summary["same"]) + ". "
     if poor:
         warning = (fit.get("warning") or (
-            f"the ratings do not fit the results: dispersion {fit.get('dispersion', float('nan')):.3g}; the results "
-            f"are not transitive, so one number per policy misleads: read the head-to-head matrix")).rstrip(".")
+            f"the ratings do not fit the results: misfit chi2 / df {fit.get('dispersion', float('nan')):.3g}; "
+            f"the results are not transitive, so one number per policy misleads: read the head-to-head "
+            f"matrix")).rstrip(".")
         text += warning[:1].upper() + warning[1:] + ". "
     if duel:
         q = duel.get("p_adjusted")
