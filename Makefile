@@ -50,9 +50,10 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench.py olenon
 	$(BIN)/python benchmarks/bench.py spite_and_malice
 
-# Every statistical claim checked over 100 seeds (about 10 minutes on two cores): benchmarks/RESULTS.md.
+# Every statistical claim checked over 100 seeds (about 16 minutes on two cores): benchmarks/RESULTS.md.
 calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_compare.py
+	$(BIN)/python benchmarks/calibrate_differences.py
 	$(BIN)/python benchmarks/calibrate_tournament.py
 	$(BIN)/python benchmarks/calibrate_sweep.py
 	$(BIN)/python benchmarks/calibrate_report.py

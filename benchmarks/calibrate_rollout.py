@@ -21,7 +21,7 @@ import pandas as pd
 
 import analyser
 from analyser.analyses.rollout import RolloutResult, decision_cost
-from analyser.stats.intervals import values_ci
+from analyser.stats.intervals import differences_ci
 
 POSITIONS = [("palace", {"players": 4, "seed": 1, "step": 20}), ("olenon", {"seed": 1, "step": 31})]
 
@@ -40,7 +40,7 @@ def intervals(game: str, where: dict, seeds: int, trials: int, truth_trials: int
         hits += int(inside.sum())
         n += len(t)
         i, j = list(r.actions).index(a), list(r.actions).index(b)
-        c = values_ci(r.wins[:, i] - r.wins[:, j], bounds=(-1.0, 1.0))     # as the rollout's table does
+        c = differences_ci(r.wins[:, i] - r.wins[:, j], 1.0)     # as the rollout's table does
         diff_hits += c["low"] <= true_diff <= c["high"]
     return (f"| {game} | {where} | {len(truth.actions)} | {truth_trials:,} | {seeds} x {trials} | "
             f"{hits / n:.3f} | {diff_hits / seeds:.3f} |")

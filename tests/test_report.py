@@ -105,12 +105,14 @@ def test_rule_steps_are_the_declared_report_values():
 
 def test_a_constant_share_has_an_honest_interval():
     """saver beats random in all 300 games: the per-seat rule table gives 100.0% [98.7%, 100.0%], not a
-    zero-width interval, and a change that is exactly 0 on every deal is the exact tie [0, 0]."""
+    zero-width interval, and a change that is exactly 0 on every deal keeps the interval of the deals not seen
+    (a rule value is never an exact tie [0, 0])."""
     r = analyser.report("palace", players=2, policies=["random", "saver"], deals=300, seed=1, sections="rules")
     saver = r.rule_groups[r.rule_groups["policies"] == "saver"]
     assert (saver["win_mean"] == 1).all() and (saver["win_ci_low"] < 0.99).all()
     changed = saver[saver["win_diff"].notna()]
-    assert (changed["win_diff_ci_low"] == 0).all() and (changed["win_diff_ci_high"] == 0).all()
+    assert changed["win_diff_identical"].all() and (changed["win_diff"] == 0).all()
+    assert (changed["win_diff_ci_low"] < 0).all() and (changed["win_diff_ci_high"] > 0).all()
     assert "[100.0%, 100.0%]" not in r.markdown()
 
 

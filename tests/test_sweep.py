@@ -199,8 +199,13 @@ def test_seat_advantage_is_not_a_strategy():
 
 
 def test_a_value_that_plays_as_the_baseline_differs_by_exactly_zero():
+    """The policy ignores x: every value plays as the baseline. Only the baseline itself is the exact tie
+    [0, 0]; the other values played identically on these deals and keep the interval of the deals not seen."""
     r = sweep("highcard", [IGNORES, "high"], values={"x": range(4)}, deals=200, seed=2, threads=1)
-    assert (r.table["win_diff"] == 0).all() and (r.table["win_diff_ci_high"] == 0).all()
+    base, other = r.table[r.table["baseline"]], r.table[~r.table["baseline"]]
+    assert (r.table["win_diff"] == 0).all() and (base["win_diff_ci_high"] == 0).all() and len(base) == 1
+    assert other["identical"].all() and (other["win_diff_ci_high"] > 0).all() and not base["identical"].any()
+    assert (other["win_diff_ci_low"] == -other["win_diff_ci_high"]).all()
     assert (r.table["p_value"] == 1).all() and not r.table["significant"].any()
     assert r.meta["arrangements"]["count"] == 2 and r.meta["arrangements"]["teams"]
 

@@ -224,12 +224,16 @@ def copy_of(name: str, game: str = "palace"):
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_two_policies_that_play_identically_tie_exactly(players):
-    """lowest and saver:keep=0 are two functions that play alike: the pair is 0 [0, 0] with no absurd game
-    count (5e18 at 3 players before), one rating, and the output names them first."""
+def test_two_policies_that_play_identically_are_named_but_not_an_exact_tie(players):
+    """lowest and saver:keep=0 are two functions that play alike on these deals: the pair is 0 with the interval
+    of the deals not seen (+-z^2 / (n + z^2); it was the exact tie [0, 0], which only one policy by
+    construction is), no absurd game count (5e18 at 3 players before), one rating, and the output names them
+    first."""
     r = tournament("palace", ["lowest", "saver:keep=0", "pickup"], players=players, deals=40, seed=1, bootstrap=20)
     row = r.pairs.iloc[0]
-    assert row["win_diff"] == 0 and row["ci_low"] == 0 == row["ci_high"] and row["tie"]
+    bound = 1.959963984540054 ** 2 / (row["deals"] + 1.959963984540054 ** 2)
+    assert row["win_diff"] == 0 and row["identical"] and not row["tie"] and row["p_value"] == 1
+    assert row["ci_low"] == pytest.approx(-bound) and row["ci_high"] == pytest.approx(bound)
     assert row["effective_games"] <= row["deals"] * r.meta["arrangements"]["count"]
     rating = r.ratings.set_index("policy").loc["saver:keep=0"]
     assert rating["rating"] == 0 and rating["ci_low"] == 0 == rating["ci_high"] and rating["elo"] == 0

@@ -43,14 +43,20 @@ def test_the_differences_are_the_simulate_runs_paired():
 
 
 def test_a_setting_no_policy_reads_changes_nothing():
-    """shed never reads pub["open"]: talk=open plays every deal the same, difference exactly 0."""
+    """shed never reads pub["open"]: talk=open plays every deal the same, difference exactly 0. Nothing in the
+    code proves the value inert, so it is "played identically" with an interval for the deals not seen
+    (z^2 / (n + z^2) of the range), never the exact tie [0, 0] it was printed as."""
     result = analyser.vary("olenon", "talk", policies=["shed"], n=300, seed=1)
     second = result.differences()
-    assert (second["win_diff"] == 0).all() and (second["win_diff_ci_high"] == 0).all()
-    assert second["win_variance_reduction"].isna().all()
+    bound = 1.959963984540054 ** 2 / (300 + 1.959963984540054 ** 2)
+    assert (second["win_diff"] == 0).all() and second["win_diff_identical"].all()
+    assert second["win_diff_ci_high"].to_numpy() == pytest.approx(bound)
+    assert second["win_diff_ci_low"].to_numpy() == pytest.approx(-bound)
+    assert second["win_variance_reduction"].isna().all() and (second["win_diff_p"] == 1).all()
     table = CliRunner().invoke(app, ["vary", "olenon", "--setting", "talk", "--policy", "shed", "-n", "300",
                                      "--seed", "1", "--no-progress"], env={"COLUMNS": "100"})
-    assert table.exit_code == 0 and table.output.count("0: exact tie") == 2, table.output
+    assert table.exit_code == 0 and table.output.count("identical on all 300") == 2, table.output
+    assert "exact tie" not in table.output.replace("never an exact tie", "")
 
 
 def test_a_seat_game_and_reversed_values():
@@ -104,14 +110,15 @@ def test_differences_leave_out_the_first_value_of_on_off_and_number_settings():
 
 def test_a_constant_run_gets_an_honest_interval():
     """saver wins all 30 games against random: Wilson's interval, not [100%, 100%]; the setting changes no
-    deal, so the change is an exact tie [0, 0] with p = 1."""
+    deal, so the change is 0 with p = 1 and the interval of the deals not seen (no zero width)."""
     v = analyser.vary("palace", "ten_on_anything", policies=["saver", "random"], players=2, n=30, seed=0)
     seat0 = v.table[v.table["group"] == "seat 0"]
     assert (seat0["win_mean"] == 1).all()
     assert seat0["win_ci_low"].max() == pytest.approx(0.8865, abs=1e-4)
     assert seat0["win_ci_high"].to_numpy() == pytest.approx(1)
     change = v.differences().iloc[0]
-    assert change["win_diff_ci_low"] == change["win_diff_ci_high"] == 0 and change["win_diff_p"] == 1
+    assert change["win_diff_identical"] and change["win_diff_p"] == 1
+    assert change["win_diff_ci_low"] == -change["win_diff_ci_high"] < 0
 
 
 def test_changes_have_p_values_that_agree_with_their_intervals(talk):

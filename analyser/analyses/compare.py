@@ -32,7 +32,9 @@ every arrangement.
 
 Identical policies: when A and B are one policy under two names
 (games.policy_specs.same_policy) the result says so up front; a deterministic one then
-gives an exact tie (0, interval [0, 0]).
+gives an exact tie (0, interval [0, 0]). That is the only exact tie: two
+policies that differ but played identically on every deal of the run get the
+interval of the deals not seen ("played identically on all n deals").
 
 Tables: with 3+ seats, A's advantage where A sits alone and where B does is
 tested for a difference paired by deal (stats.paired.heterogeneity); when the
@@ -76,9 +78,11 @@ from analyser.stats.paired import (
 KIND = "compare"
 WATCHED = "paired 95% interval of the win share difference"
 METHOD = ("paired by deal: a[d] = mean over arrangements of (mean win share (score) of A's seats - that of "
-          "B's seats), exact to 1e-9; 95% interval of the mean of a[d] over deals: the effective-n Wilson "
-          "interval within [-1, 1] for the win share, the normal one for the score, both with the variance "
-          "floor s^2 + 1/n; a difference of exactly 0 on every deal is an exact tie, [0, 0]. Independent deals: "
+          "B's seats), exact to 1e-9; 95% interval of the mean of a[d] over deals: Tango's score interval on the "
+          "deals where a[d] is not 0 (counted in units of sum a^2 / sum |a|), within [-1, 1] for the win share "
+          "and the scores' range for the score; an exact tie, [0, 0], only for one policy under two names with "
+          "a[d] = 0 on every deal; 0 on every deal otherwise is 'played identically', with the interval of the "
+          "deals not seen (+-z^2 / (n + z^2) times the range). Independent deals: "
           "the same number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * "
           "arrangements)). Variance reduction = independent / paired variance of the mean (floored). With 3+ "
           "seats the tables where A sits alone and where B does are compared paired by deal (heterogeneity). "
@@ -92,8 +96,9 @@ class CompareResult:
     """A duplicate-deal comparison of policy A against policy B.
 
     summary         rows: win share difference, score difference (A - B); paired estimate, ci_low, ci_high,
-                    half_width, tie (an exact tie: [0, 0]), sd_per_deal, independent_ci_low / _high /
-                    _half_width, variance_reduction (NaN for a tie)
+                    half_width, tie (an exact tie: [0, 0], one policy by construction), identical (0 on
+                    every deal), p_value, sd_per_deal, independent_ci_low / _high / _half_width,
+                    variance_reduction (NaN when no deal differed)
     by_arrangement  per arrangement: seats (``ABBB``), kind, streams, A's and B's mean win share and score,
                     the win share difference with its interval
     heterogeneity   A's advantage where A sits alone and where B does, and whether they differ (3+ seats)
@@ -106,27 +111,35 @@ class CompareResult:
 
     @property
     def summary(self) -> pd.DataFrame:
-        return summary_frame(self.tally)
+        return summary_frame(self.tally, tie=self.proven)
+
+    @property
+    def proven(self) -> bool:
+        """A and B are one policy by construction (same_policy): the only case an exact tie can be."""
+        return bool(self.meta.get("same_policy"))
 
     @property
     def by_arrangement(self) -> pd.DataFrame:
         arr = self.meta["arrangements"]
-        return arrangement_frame(self.tally, arr["seats"], [tuple(s) for s in arr["streams"]])
+        return arrangement_frame(self.tally, arr["seats"], [tuple(s) for s in arr["streams"]], tie=self.proven)
 
     @property
     def heterogeneity(self) -> dict:
-        return heterogeneity(self.tally)
+        return heterogeneity(self.tally, tie=self.proven)
 
     @property
     def deals_frame(self) -> pd.DataFrame:
         return self.tally.frame()
 
     def verdict(self) -> str:
-        """One sentence on the win share difference: an exact tie, or the paired estimate and interval, and
-        whether it depends on the table (heterogeneity)."""
+        """One sentence on the win share difference: an exact tie, identical play on the sample, or the paired
+        estimate and interval, and whether it depends on the table (heterogeneity)."""
         win = self.summary.set_index("quantity").loc["win share difference"]
         if win["tie"]:
-            text = "A - B = 0 on every deal: an exact tie, interval [0, 0]"
+            text = "A - B = 0 on every deal: an exact tie (one policy), interval [0, 0]"
+        elif win["identical"]:
+            text = (f"A - B = 0: played identically on all {int(win['deals']):,} {plural(self.meta['unit'])}, "
+                    f"[{points(win['ci_low'])}, {points(win['ci_high'])}] for those not seen")
         else:
             text = f"A - B {points(win['estimate'])} [{points(win['ci_low'])}, {points(win['ci_high'])}] paired"
         het = self.heterogeneity
@@ -179,7 +192,8 @@ class CompareResult:
                  f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>"]
         if m.get("same_policy"):
             lines.append(f"  {SAME}")
-        beside = "" if win["tie"] else (f"; independent deals ±{points(win['independent_half_width'], sign=False)}; "
+        beside = "" if win["identical"] else (f"; independent deals "
+                                              f"±{points(win['independent_half_width'], sign=False)}; "
                                         f"variance reduction {num(win['variance_reduction'])}x")
         lines += [f"  win share {self.verdict()}{beside}",
                   f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",

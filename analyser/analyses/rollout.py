@@ -31,7 +31,7 @@ from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
 from analyser.io.results_file import read_results, write_frame
-from analyser.stats.intervals import Z95, values_ci, widest_stop_half_width
+from analyser.stats.intervals import Z95, differences_ci, values_ci, widest_stop_half_width
 
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 10_000_000
@@ -285,13 +285,14 @@ def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int,
            dropped_at: np.ndarray) -> pd.DataFrame:
     """One row an action, best (highest mean win share) first; an action dropped early is
     measured on the worlds it was played on (paired with the best on those). The intervals are
-    the project's (stats.intervals.values_ci): a win share within [0, 1], a paired difference
-    within [-1, 1], each the effective-n Wilson interval on the floored variance, a score's the
-    normal interval on it, and a difference that is exactly 0 in every world an exact tie."""
+    the project's (stats.intervals): a win share's the effective-n Wilson interval within [0, 1] on
+    the floored variance (values_ci), a score's the normal interval on it, a paired difference from
+    the best Tango's score interval within [-1, 1] on the worlds where it is not 0 (differences_ci;
+    the best against itself is the only exact tie, 0 [0, 0])."""
     mean = np.nanmean(wins, axis=0)
     best = int(np.argmax(np.where(dropped_at == 0, mean, -np.inf)))
     share = [values_ci(wins[:, i], bounds=(0.0, 1.0)) for i in range(legal.size)]
-    diff = [values_ci(wins[:, i] - wins[:, best], bounds=(-1.0, 1.0)) for i in range(legal.size)]
+    diff = [differences_ci(wins[:, i] - wins[:, best], 1.0, tie=i == best) for i in range(legal.size)]
     score = [values_ci(scores[:, i]) for i in range(legal.size)]
     n = np.array([c["n"] for c in share])
     rows = pd.DataFrame({
@@ -404,7 +405,7 @@ def decision_cost(r: RolloutResult) -> dict:
     row = {"played": text[played], "best": text[int(r.actions[best])], "actions": len(r.actions)}
     if best == p or judge.shape[0] < 2:
         return {**row, "cost": 0.0, "cost_se": 0.0, "cost_ci_low": 0.0, "cost_ci_high": 0.0}
-    c = values_ci(judge[:, best] - judge[:, p], bounds=(-1.0, 1.0))
+    c = differences_ci(judge[:, best] - judge[:, p], 1.0)
     se = c["sd"] / np.sqrt(c["n"])
     return {**row, "cost": c["mean"], "cost_se": se, "cost_ci_low": c["low"], "cost_ci_high": c["high"]}
 

@@ -39,8 +39,10 @@ Per deal d and value v: w[v, d] = the swept seat's win share (score) averaged
 over the arrangements of deal d; one deal is one observation. The win share's
 interval is the effective-n Wilson interval of the mean of w[v, .] over deals
 (analyser.stats.intervals.mean_ci, bounds (0, 1)); the difference from the
-baseline b is the mean of w[v, d] - w[b, d] with intervals.values_ci (an exact
-tie is [0, 0]; win share differences within (-1, 1)). A deal aborted in any
+baseline b is the mean of w[v, d] - w[b, d] with intervals.differences_ci
+(Tango's score interval on the deals where it is not 0; win share differences
+within [-1, 1]; an exact tie [0, 0] only for the baseline itself: a value that
+played identically on every deal keeps the interval of the deals not seen). A deal aborted in any
 arrangement of v (or of b, for the difference) is dropped and counted. The
 fair share is win_total / players, a seat's share when every seat is equally
 good; in a game with draws an equally strong policy wins less, the average
@@ -50,8 +52,8 @@ Baseline: the swept policy with the swept parameters at their defaults (or
 ``baseline={...}``); if no value equals it, it is played too, on the same
 deals, and the metadata says so.
 
-Many values at once: each difference gets a two-sided paired z-test (the
-floored variance of intervals.floored_var; an exact tie has p = 1), and the
+Many values at once: each difference gets a two-sided paired score test (the
+one of its interval, intervals.difference_p; no deal differing gives p = 1), and the
 p-values of the values other than the baseline are adjusted by Holm's
 step-down method; a value is flagged as different from the baseline when its
 Holm-adjusted p-value is below 5%, so a sweep of values that change nothing
@@ -101,8 +103,8 @@ ALPHA = 0.05
 TABLE_COLUMNS = ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low",
                  "score_ci_high", "win_diff", "win_diff_ci_low", "win_diff_ci_high", "score_diff",
                  "score_diff_ci_low", "score_diff_ci_high", "p_value", "p_holm", "significant", "baseline",
-                 "mean_rank", "draw_rate", "seat_share")
-FLAGS = ("significant", "baseline")
+                 "identical", "mean_rank", "draw_rate", "seat_share")
+FLAGS = ("significant", "baseline", "identical")     # identical: 0 on every deal, yet not the baseline itself
 
 
 def sweep(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
@@ -156,7 +158,8 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         played = play([lineup.baseline] + [lineup.policies[i] for i in others], seed, label, "settings")
         base_plays = played[0]
         by_setting = dict(zip(others, played[1:], strict=True))
-        rows = [setting_row(base_plays if i == lineup.baseline_row else by_setting[i], base_plays)
+        rows = [setting_row(base_plays if i == lineup.baseline_row else by_setting[i], base_plays,
+                            i == lineup.baseline_row)
                 for i in range(len(lineup.policies))]
         table = _table(lineup, rows)
         k = best_index(table)
@@ -164,11 +167,11 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         check_base, check_best = play([lineup.baseline, lineup.policies[k]], check_seed, again, "re-check runs")
     finally:
         executor.close()
-    check = setting_row(check_best, check_base)
+    check = setting_row(check_best, check_base, k == lineup.baseline_row)
     seconds = sum(r.seconds for r in runs)
     plays = sum(r.plays for r in runs)
     meta = _metadata(group(lineup.policies[0], seed)[0], lineup, check_seed, homes, scheme,
-                     setting_row(base_plays, base_plays), table)
+                     setting_row(base_plays, base_plays, True), table)
     meta.update(threads=runs[0].threads, seconds=seconds, simulation_seconds=sum(r.simulation_seconds for r in runs),
                 plays=plays, games_per_second=plays / seconds if seconds > 0 else None)
     best = _best(lineup, table, rows, k)
@@ -226,8 +229,10 @@ METHOD = ("every setting and the baseline play deals first_deal .. first_deal + 
           "equally often, each policy instance keeping its stream id); per deal, the swept seat's win share "
           "(score) averaged over the arrangements (one deal = one observation, rounded to 1e-9); win share: "
           "effective-n Wilson 95% interval of the mean over deals; difference from the baseline: mean of the "
-          "per-deal differences, 95% interval from them (win share differences Wilson within (-1, 1), an "
-          "exact tie [0, 0]); p-value: two-sided paired z-test (variance floored, s^2 + 1/n), Holm-adjusted "
+          "per-deal differences, 95% interval from them (Tango's score interval on the deals where they are not 0, "
+          "within [-1, 1] for win shares; an exact tie [0, 0] only for the baseline itself, 0 on every deal "
+          "otherwise 'played identically' with the interval of the deals not seen); p-value: the same score "
+          "test at 0, Holm-adjusted "
           "over the values other than the baseline, flagged when below 5% (family-wise); a deal aborted in "
           "any arrangement is dropped; best = highest difference from the baseline (first in sweep order "
           "among equals); re-check: the best setting and the baseline on check_seed with the same deals and "

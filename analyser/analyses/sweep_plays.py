@@ -4,7 +4,6 @@ values averaged over them (Plays), and a setting's row of estimates against the 
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,8 +12,7 @@ import pandas as pd
 from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations, seat_groups
 from analyser.errors import UserError
 from analyser.io.jsonable import jsonable
-from analyser.stats.intervals import exact, floored_var, mean_ci, values_ci
-from analyser.stats.multiple import mean_p
+from analyser.stats.intervals import Z95, differences_ci, exact, mean_ci
 
 
 def sweep_arrangements(teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
@@ -60,13 +58,13 @@ class Plays:
 
 
 def _diff_se(diff: dict) -> float:
-    if diff["tie"]:
-        return 0.0
-    return math.sqrt(float(floored_var(diff["sd"] ** 2, diff["n"])) / diff["n"]) if diff["n"] >= 2 else float("nan")
+    """The difference's standard error as its interval shows it (the larger side over z; 0 for an exact tie)."""
+    return diff["half_width"] / Z95 if diff["n"] >= 2 else float("nan")
 
 
-def setting_row(plays: Plays, base: Plays) -> dict:
-    """A setting's share and score over its kept deals, and its paired difference from the baseline."""
+def setting_row(plays: Plays, base: Plays, baseline: bool = False) -> dict:
+    """A setting's share and score over its kept deals, and its paired difference from the baseline
+    (``baseline``: the setting is the baseline policy itself, so 0 on every deal is an exact tie)."""
     keep = ~plays.aborted
     n = int(keep.sum())
     out = {"games": n, "aborted": int(plays.aborted.sum())}
@@ -77,12 +75,14 @@ def setting_row(plays: Plays, base: Plays) -> dict:
         out[f"{q}_rate" if q == "win" else "score_mean"] = mean
         out[f"{q}_ci_low"], out[f"{q}_ci_high"] = low, high
     both = ~(plays.aborted | base.aborted)
-    for q, bounds in (("win", (-1.0, 1.0)), ("score", None)):
-        d = values_ci(getattr(plays, q)[both] - getattr(base, q)[both], bounds=bounds)
+    for q in ("win", "score"):
+        a, b = getattr(plays, q)[both], getattr(base, q)[both]
+        span = 1.0 if q == "win" else float(max(a.max(), b.max()) - min(a.min(), b.min())) if a.size else None
+        d = differences_ci(a - b, span, tie=baseline)
         out[f"{q}_diff"], out[f"{q}_diff_ci_low"], out[f"{q}_diff_ci_high"] = d["mean"], d["low"], d["high"]
         if q == "win":
-            out["p_value"] = mean_p(d["mean"], d["sd"] ** 2, d["n"], d["tie"])
-            out["win_diff_se"], out["tie"] = _diff_se(d), d["tie"]
+            out["p_value"] = d["p"]
+            out["win_diff_se"], out["identical"] = _diff_se(d), d["identical"] and not baseline
     out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
     out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
     out["seat_share"] = float(plays.seats[keep].mean()) if n else float("nan")

@@ -21,7 +21,10 @@ unless a deal is drawn; at more seats the fair share is win_total / players
 team game every seat of a team plays one policy, so M[X][Y] is X's team's win
 share against Y's team (fair share 1/2 with two teams) and a rating is that of
 a team of X's. The pair's win share difference goes through
-intervals.values_ci: an exact tie on every deal is reported as 0 [0, 0].
+intervals.differences_ci (Tango's score interval on the deals where the pair's
+results differ): an exact tie, 0 [0, 0], only for one policy under two names
+that gave 0 on every deal; 0 on every deal otherwise is "played identically",
+with the interval of the deals not seen.
 
 One policy under two names: a pair that is the same function with the same
 parameters (games.policy_specs.same_policy), or that played identically (every per-
@@ -118,8 +121,9 @@ SAME_TEXT = {(True, True): "are one policy under two names (the same function an
                            "on every deal: one rating, an exact tie",
              (True, False): "are one policy under two names (the same function and parameters); they differ only by "
                             "their random draws",
-             (False, True): "played identically on every deal (an exact tie, and the same results against every "
-                            "other policy): one rating, as far as these deals show"}
+             (False, True): "played identically on every deal (the same results against each other and every "
+                            "other policy, which these deals show but do not prove): one rating, as far as these "
+                            "deals show"}
 
 NASH_STREAM = 16                                      # the bootstrap's seed is (run seed, NASH_STREAM)
 
@@ -167,9 +171,10 @@ class TournamentResult:
 
     @property
     def pairs(self) -> pd.DataFrame:
+        proven = self.meta.get("one_policy", ())
         if self.mixed:
-            return self.tally.pair_frame(self.policies)
-        return pair_frame(self.tally, [tuple(p) for p in self.meta["pairs"]])
+            return self.tally.pair_frame(self.policies, proven=proven)
+        return pair_frame(self.tally, [tuple(p) for p in self.meta["pairs"]], proven=proven)
 
     def _square(self, low_high: str = "") -> pd.DataFrame:
         names = self.policies
@@ -348,7 +353,9 @@ def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, boots
     pair_index = list(combinations(range(k), 2))
     equilibrium = nash_table(labels, exact((cells[0] - cells[1]) / 2), pair_index, [int(meta["seed"]), NASH_STREAM],
                              bootstrap)
-    meta.update(same=same, same_text=notes, fit=quality, equilibrium_method=NASH.format(b=bootstrap),
+    one_policy = [[labels[i], labels[j]] for i, j in pair_index if same_policy(seats[i], seats[j])]
+    meta.update(same=same, one_policy=one_policy, same_text=notes, fit=quality,
+                equilibrium_method=NASH.format(b=bootstrap),
                 bootstrap=bootstrap, model={"name": fit.model, "reference": fit.reference, "text": fit.describe(),
                                             **fit.info()})
     meta["method"] += " " + meta["equilibrium_method"] + " " + FIT

@@ -12,11 +12,14 @@ mean of d = x_v - x_first with the paired 95% interval and its two-sided
 p-value, beside the half-width that independent deals of the same number
 would give (z sqrt((var_v + var_first) / n)) and their ratio of variances (how
 many times as many independent deals the same precision needs). Intervals
-follow analyser.stats.intervals: win shares (in [0, 1]) and their
-differences (in [-1, 1]) get the effective-n Wilson interval, scores the
-normal one, both with the variance floor s^2 + 1/n, so a run that happens to
-be constant never gets a zero-width interval; a difference that is exactly 0
-on every deal is an exact tie, [0, 0], p = 1. A deal aborted under any value
+follow analyser.stats.intervals: win shares (in [0, 1]) get the effective-n
+Wilson interval and scores the normal one, with the variance floor; a
+difference gets Tango's score interval on the deals where it is not 0 (within
+[-1, 1] for a share, the scores' range for a score), so a run that happens to
+be constant never gets a zero-width interval: a difference that is exactly 0
+on every deal is "played identically on all n deals", p = 1, with the interval
+of the deals not seen (no rule value is proven inert, so vary never prints an
+exact tie [0, 0]). A deal aborted under any value
 is dropped from all. Olenon's "how much is open team talk
 worth?" is ``vary("olenon", "talk", policies=["partner", "shed"])``: team 0
 (partner) gains this much win share when every hand is open.
@@ -41,9 +44,10 @@ from analyser.stats.effects import EffectTally, effect_table, outcome_groups
 KIND = "vary"
 METHOD = ("every deal played under each value of the setting, the same seats, policies and stream ids; per "
           "group (team, or seat) and deal, x_v = mean win share (score) of the group's seats under value v; "
-          "difference d = x_v - x_first, paired 95% interval from the per-deal d with the variance floor "
-          "s^2 + 1/deals (effective-n Wilson within [-1, 1] for win shares, normal for scores; exactly 0 on "
-          "every deal: an exact tie, [0, 0]), two-sided p-value from the same floored variance; independent: "
+          "difference d = x_v - x_first, paired 95% interval from the per-deal d: Tango's score interval on the "
+          "deals where d is not 0 (in units of sum d^2 / sum |d|; within [-1, 1] for win shares, the scores' "
+          "range for scores; exactly 0 on every deal: played identically, +-z^2 / (deals + z^2) times the "
+          "range), two-sided p-value from the same score test; independent: "
           "1.96 sqrt((var_v + var_first) / deals); a deal aborted under any value is dropped")
 
 

@@ -41,8 +41,10 @@ def compare(
 
     Every deal is played once in each seat arrangement: the same cards, each policy with its own random stream.
 
-    A's advantage in win share and score: a 95% interval paired by deal, the one independent deals would give.
-    Two names for one deterministic policy give an exact tie, [0, 0]. With 3+ seats it says when the tables
+    A's advantage in win share and score: a 95% interval paired by deal (Tango's score interval on the deals
+    that differ), and the one independent deals would give. An exact tie, 0 [0, 0], is only two names for one
+    deterministic policy; policies that played identically on all n deals keep an interval for the deals not
+    seen (about ±3.84/n of the range). With 3+ seats it says when the tables
     where A sits alone and where B does disagree (the answer depends on the table).
     """
     from analyser.analyses.compare import compare as run_compare
@@ -65,9 +67,13 @@ def print_compare(result, fmt: common.Format | str = common.Format.table, consol
 
 
 def _summary_cells(row, value, width) -> list[str]:
-    """Paired interval, independent half-width and reduction of a summary row; an exact tie says so."""
+    """Paired interval, independent half-width and reduction of a summary row; an exact tie (one policy by
+    construction) and identical play on every deal of the sample say so."""
     if row["tie"]:
-        return ["0 [0, 0]: exact tie", "-", "exact tie"]
+        return ["0 [0, 0]: exact tie (one policy)", "-", "exact tie"]
+    if row.get("identical"):
+        return [f"0 [{value(row['ci_low'])}, {value(row['ci_high'])}]: played identically on all "
+                f"{int(row['deals']):,} deals", "-", "-"]
     return [f"{value(row['estimate'])} [{value(row['ci_low'])}, {value(row['ci_high'])}]",
             f"±{width(row['independent_half_width'])}", f"{_num(row['variance_reduction'], 2, False)}x"]
 
@@ -126,7 +132,7 @@ def print_compare_tables(result, console=None):
     run.add_row("stop", m["stopped"])
     if het["tested"] and not het["flag"]:
         d = het["difference"]
-        gap = "0 [0, 0]: exact tie" if d["tie"] else \
+        gap = "0 [0, 0]: exact tie (one policy)" if d["tie"] else \
             f"{_pp(d['estimate'])} [{_pp(d['ci_low'])}, {_pp(d['ci_high'])}]: no evidence the tables differ"
         run.add_row("A alone - B alone (points, paired)", gap)
     if m.get("precision"):

@@ -68,18 +68,20 @@ def print_vary_tables(result, console=None):
     table = Table(title="Win share under each value (95% intervals)", title_justify="left",
                   caption=f"win %: ± is the 95% interval's half-width (its larger side; --format json gives both "
                           f"ends); change: points of win share from {m['setting']}={values[0]}, paired by deal; "
-                          f"indep.: the half-width independent deals would give; exact tie: the same on every "
-                          f"deal", caption_justify="left")
+                          f"indep.: the half-width independent deals would give; identical: the same play on "
+                          f"every deal of the run, with the interval of the deals not seen (a rule value is "
+                          f"never an exact tie)", caption_justify="left")
     for name, left in (("group", True), ("policies", True), (m["setting"], True), ("win %", False),
                        ("change", False), ("indep.", False), ("score", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.iterrows():
         first = row["value"] == values[0]
         share = plus_minus(row["win_mean"], row["win_ci_low"], row["win_ci_high"])
-        tie = not first and row["win_diff"] == row["win_diff_ci_low"] == row["win_diff_ci_high"] == 0
-        change = "" if first else "0: exact tie" if tie else \
-            plus_minus(row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"], sign=True)
-        independent = "" if first or tie else f"±{hundred(row['win_diff_independent_half_width'], 1)}"
+        identical = not first and bool(row["win_diff_identical"])
+        change = "" if first else \
+            plus_minus(row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"], sign=True) + \
+            (f": identical on all {m['deals']:,}" if identical else "")
+        independent = "" if first or identical else f"±{hundred(row['win_diff_independent_half_width'], 1)}"
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       num(row["score_mean"], 3, grouped=True))
     console.print(whole_numbers(table, console.width))

@@ -28,9 +28,10 @@ def paired_difference(frame: pd.DataFrame, meta: dict, tables: pd.DataFrame | No
 
     Columns: ``quantity`` (e.g. "win share", "score"), ``difference``, ``ci_low``,
     ``ci_high``; optional ``independent_ci_low``/``independent_ci_high``, ``percent``
-    (default: quantities naming a win, share or rate), ``tie`` (an exact tie: said in
-    the title). ``tables``: ``name``, ``estimate``, ``ci_low``, ``ci_high``. ``meta`` may
-    name the two sides as ``a`` and ``b``.
+    (default: quantities naming a win, share or rate), ``tie`` (an exact tie, one policy by
+    construction) and ``identical`` (0 on every deal of the sample): said in the title.
+    ``tables``: ``name``, ``estimate``, ``ci_low``, ``ci_high``. ``meta`` may name the two
+    sides as ``a`` and ``b``.
     """
     rows = frame.to_dict("records")
     panels = len(rows) + (tables is not None)
@@ -52,7 +53,10 @@ def paired_difference(frame: pd.DataFrame, meta: dict, tables: pd.DataFrame | No
         ax.axvline(0, color="#333333", lw=1)
         value = num(d, 2, True, 100, " percentage points") if percent else f"{d:+.3g}"
         if row.get("tie"):
-            value = "exact tie (0 on every deal, interval [0, 0])"
+            value = "exact tie (one policy: 0 on every deal, interval [0, 0])"
+        elif row.get("identical"):
+            value = f"0: played identically on all {int(row['deals']):,} deals (the interval: deals not seen)" \
+                if pd.notna(row.get("deals", np.nan)) else "0: played identically on every deal"
         ax.set_title(f"{row['quantity']}: {value}", fontsize=10, loc="left")
         if percent:
             ax.xaxis.set_major_formatter(points_axis())

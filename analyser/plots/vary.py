@@ -72,8 +72,8 @@ def _group_panel(ax, rows, values: list[str]) -> None:
 
 
 def change_text(row) -> str:
-    """The paired difference from the first value in points with its interval; an exact tie said as one."""
+    """The paired difference from the first value in points with its interval; identical play on every deal
+    said as such."""
     d, low, high = row["win_diff"], row["win_diff_ci_low"], row["win_diff_ci_high"]
-    if d == 0 and low == 0 and high == 0:
-        return "exact tie"
-    return f"{num(d, 1, True, 100, ' pts')}\n[{num(low, 1, True, 100)}, {num(high, 1, True, 100)}]"
+    text = f"{num(d, 1, True, 100, ' pts')}\n[{num(low, 1, True, 100)}, {num(high, 1, True, 100)}]"
+    return text + ("\nplayed identically" if row.get("win_diff_identical") else "")

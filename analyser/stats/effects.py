@@ -3,11 +3,16 @@
 ``vary`` and the balance report's rules section both play one line-up on the
 same deals under each value of a setting; per group (team, or seat) and deal,
 x_v is the group's mean win share (score) under value v and d = x_v - x_first
-(exact to 1e-9). :class:`EffectTally` keeps the sums of x, x^2, d and d^2 (a
-deal aborted under any value dropped), and :func:`effect_table` reads them:
-each value's mean with its 95% interval and, for the later values, the paired
-difference from the first with its interval and p-value, the independent
-half-width and the variance reduction.
+(exact to 1e-9). :class:`EffectTally` keeps the sums of x, x^2, d, |d| and
+d^2 and the range of the scores (a deal aborted under any value dropped), and
+:func:`effect_table` reads them: each value's mean with its 95% interval and,
+for the later values, the paired difference from the first with its score
+interval (intervals.difference_ci: Tango's, on the deals where d is not 0;
+within [-1, 1] for a share, the scores' range for a score) and p-value, the
+independent half-width and the variance reduction. A difference that is 0 on
+every deal is "played identically" with the interval of the deals not seen
+(``identical``); it is never an exact tie [0, 0]: the values differ, and no
+rule value is known to be inert by construction.
 """
 from __future__ import annotations
 
@@ -16,8 +21,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, floored_var, mean_ci
-from analyser.stats.multiple import mean_p
+from analyser.stats.intervals import Z95, difference_ci, difference_p, exact, mean_ci
 
 QUANTITIES = ("win", "score")
 
@@ -41,7 +45,8 @@ class EffectTally:
     def __init__(self, values: int, groups: list):
         self.groups = groups
         self.sums = np.zeros((values, len(groups), len(QUANTITIES), 2))     # sum x, sum x^2
-        self.dsums = np.zeros((values, len(groups), len(QUANTITIES), 2))    # sum d, sum d^2
+        self.dsums = np.zeros((values, len(groups), len(QUANTITIES), 3))    # sum d, sum d^2, sum |d|
+        self.range = np.array([[np.inf, -np.inf]] * len(QUANTITIES))       # per quantity: lowest, highest x
         self.kept = self.dropped = 0
 
     def add(self, recs: list[np.ndarray]) -> EffectTally:
@@ -55,7 +60,16 @@ class EffectTally:
         d = exact(x - x[:1])
         self.dsums[..., 0] += d.sum(axis=-1)
         self.dsums[..., 1] += (d * d).sum(axis=-1)
+        self.dsums[..., 2] += np.abs(d).sum(axis=-1)
+        if x.shape[-1]:
+            self.range[:, 0] = np.minimum(self.range[:, 0], x.min(axis=(0, 1, 3)))
+            self.range[:, 1] = np.maximum(self.range[:, 1], x.max(axis=(0, 1, 3)))
         return self
+
+    def span(self, q: int) -> float:
+        """The largest |d| possible for quantity q: 1 for a share, the range of the groups' scores seen."""
+        low, high = self.range[q]
+        return 1.0 if QUANTITIES[q] == "win" else float(high - low) if high >= low else float("nan")
 
 
 def effect_table(tally: EffectTally, labels: list[str], value_names: list) -> pd.DataFrame:
@@ -68,29 +82,32 @@ def effect_table(tally: EffectTally, labels: list[str], value_names: list) -> pd
                    "policies": " + ".join(labels[s] for s in seats), "value": value, "deals": n}
             for q, quantity in enumerate(QUANTITIES):
                 row.update(_quantity_cells(quantity, tally.sums[v, g, q], tally.sums[0, g, q],
-                                           tally.dsums[v, g, q], n, v > 0))
+                                           tally.dsums[v, g, q], n, v > 0, tally.span(q)))
             rows.append(row)
     frame = pd.DataFrame(rows)
     frame["value"] = frame["value"].astype(str)
     return frame
 
 
-def _quantity_cells(quantity: str, s: np.ndarray, s0: np.ndarray, ds: np.ndarray, n: int, later: bool) -> dict:
+def _quantity_cells(quantity: str, s: np.ndarray, s0: np.ndarray, ds: np.ndarray, n: int, later: bool,
+                    span: float) -> dict:
     """One quantity's columns of one row: the mean with its interval, and for a later value the paired
-    difference from the first (interval, p-value, independent half-width, variance reduction)."""
-    bounds, dbounds = ((0.0, 1.0), (-1.0, 1.0)) if quantity == "win" else (None, None)
+    difference from the first (interval, p-value, independent half-width, variance reduction, ``identical``:
+    d was 0 on every deal)."""
+    bounds = (0.0, 1.0) if quantity == "win" else None
     mean, var = moments(s, n)
     low, high = mean_ci(mean, var, n, bounds=bounds) if n else (math.nan, math.nan)
     out = {f"{quantity}_mean": mean, f"{quantity}_ci_low": low, f"{quantity}_ci_high": high}
     dmean, dvar = moments(ds, n)
     _, var0 = moments(s0, n)
-    tie = later and n > 1 and ds[1] == 0           # every d exactly 0 (d went through intervals.exact)
-    dlow, dhigh = mean_ci(dmean, dvar, n, bounds=dbounds, tie=tie) if later and n else (math.nan, math.nan)
-    paired = Z95 * math.sqrt(floored_var(dvar, n) / n) if later and n > 1 and not tie else math.nan
+    identical = later and n > 1 and ds[1] == 0     # every d exactly 0 (d went through intervals.exact)
+    pos, neg = (ds[2] + ds[0]) / 2, (ds[2] - ds[0]) / 2
+    dlow, dhigh = difference_ci(n, pos, neg, ds[1], span) if later and n else (math.nan, math.nan)
+    paired = Z95 * math.sqrt(dvar / n) if later and n > 1 and not identical else math.nan
     independent = Z95 * math.sqrt((var + var0) / n) if later and n else math.nan
     out.update({f"{quantity}_diff": dmean if later else math.nan, f"{quantity}_diff_ci_low": dlow,
-                f"{quantity}_diff_ci_high": dhigh,
-                f"{quantity}_diff_p": mean_p(dmean, dvar, n, tie) if later else math.nan,
+                f"{quantity}_diff_ci_high": dhigh, f"{quantity}_diff_identical": identical,
+                f"{quantity}_diff_p": difference_p(pos, neg, ds[1]) if later and n > 1 else math.nan,
                 f"{quantity}_diff_independent_half_width": independent,
                 f"{quantity}_variance_reduction": (independent / paired) ** 2 if paired > 0 else math.nan})
     return out

@@ -8,17 +8,14 @@ is below q significant keeps the expected share of false findings among the
 findings at most q (for independent or positively dependent tests). A sweep
 asks the stricter question "does any value differ?": ``holm`` gives Holm's
 (1979) step-down adjusted p-values, which keep the chance of any false finding
-at most the level. Checked
+at most the level. A paired difference's own p-value is the score test of its
+interval (intervals.difference_p). Checked
 against ``statsmodels.stats.multitest.multipletests(method="fdr_bh")`` in
 tests/stats.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
-
-from analyser.stats.intervals import Z95, floored_var
 
 FDR = 0.05
 
@@ -47,24 +44,3 @@ def holm(p) -> np.ndarray:
     m = order.size
     out[order] = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
     return out
-
-
-def normal_p(estimate: float, half_width: float, z: float = Z95) -> float:
-    """Two-sided p-value of H0: the quantity is 0, from an estimate and the half-width of its normal
-    interval at ``z``. A zero-width interval is an exact result: p = 1 at 0, else 0. NaN if unknown."""
-    if not (math.isfinite(estimate) and math.isfinite(half_width)):
-        return math.nan
-    if half_width <= 0:
-        return 1.0 if estimate == 0 else 0.0
-    return math.erfc(abs(estimate) / (half_width / z) / math.sqrt(2))
-
-
-def mean_p(mean: float, var: float, n: float, tie: bool = False) -> float:
-    """Two-sided p-value of H0: mean 0, for a mean of n units with sample variance ``var`` floored as the
-    intervals are (intervals.floored_var); an exact tie (every unit exactly 0) has p = 1."""
-    if tie:
-        return 1.0
-    if not n or n < 2 or not math.isfinite(mean):
-        return math.nan
-    se = math.sqrt(float(floored_var(0.0 if not math.isfinite(var) else var, n)) / n)
-    return math.erfc(abs(mean) / se / math.sqrt(2))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import exact, values_ci
+from analyser.stats.intervals import differences_ci, exact
 
 TOLERANCE = 1e-12
 NEGLIGIBLE = 1e-7          # a weight below this is the solver's residue: 0
@@ -160,8 +160,8 @@ def _floored(bounds: tuple[np.ndarray, np.ndarray], values: np.ndarray, pairs: l
         per_deal = deal_values(values, pairs, weights)
         low, high = low.copy(), high.copy()
         for x in flat:
-            ci = values_ci(per_deal[:, x], bounds=(-0.5, 0.5))
-            if not ci["tie"] and np.isfinite(ci["low"]):
+            ci = differences_ci(per_deal[:, x], 0.5)
+            if not ci["identical"] and np.isfinite(ci["low"]):
                 low[x], high[x] = ci["low"], ci["high"]
     return low, high
 

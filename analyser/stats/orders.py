@@ -12,8 +12,9 @@ Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
 counting half, over the plays where both sat at one table: for deal d, x[d] is
 the mean over the kept tables holding both, and their rotations, of 1 (X above
 Y), 1/2 (tied) or 0 (through intervals.exact); M[X][Y] is the mean of x[d]
-over the deals with such a table, with the effective-n Wilson 95% interval
-over those deals (intervals.mean_ci with bounds [0, 1]).
+over the deals with such a table, with the 95% score interval of x[d] - 1/2
+over those deals (intervals.differences_ci, Tango's on the deals where X and
+Y did not tie).
 M[X][Y] + M[Y][X] = 1 and the fair value is 1/2. It is the pairwise
 probability Plackett-Luce fits, 1 / (1 + exp(-(beta_X - beta_Y))), so the
 matrix checks the ratings; a win share would depend on who else sat there.
@@ -26,7 +27,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, mean_ci, widest_stop_half_width
+from analyser.stats.intervals import Z95, differences_ci, exact, widest_stop_half_width
 from analyser.stats.plackett_luce import top1_choices
 
 CELL = "share of plays finishing above the column policy (ties half)"
@@ -103,24 +104,27 @@ class OrderTally:
         with np.errstate(invalid="ignore", divide="ignore"):
             return exact(total / count), ties / count, count
 
-    def pair_frame(self, names: list[str], z: float = Z95) -> pd.DataFrame:
+    def pair_frame(self, names: list[str], z: float = Z95, proven=()) -> pd.DataFrame:
         """One row per pair (a, b): deals and plays where both sat, a's and b's above shares with
-        their 95% intervals, the tie share, the half-width (the larger side of a's interval) and
-        whether a and b tied exactly on every deal (x[d] = 1/2)."""
+        their 95% intervals (the score interval of x[d] - 1/2, intervals.differences_ci, so a pair that
+        rarely finishes apart is honest), the tie share, the half-width (the larger side of a's interval),
+        ``identical`` (x[d] = 1/2 on every deal) and ``tie`` (an exact tie [1/2, 1/2]: identical, and (a, b)
+        is in ``proven``, the pairs that are one policy by construction)."""
+        proven = {tuple(p) for p in proven}
         shares, ties, count = self.deal_shares(len(names))
         rows = []
         for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
             share = shares[:, c][np.isfinite(shares[:, c])]
             n = share.size
             mean = float(share.mean()) if n else float("nan")
-            var = float(share.var(ddof=1)) if n > 1 else float("nan")
-            tie = bool(n > 1 and (share == 0.5).all())
-            low, high = (float(x) for x in exact(mean_ci(mean, var, n, z, bounds=(0.0, 1.0), tie=tie)))
+            ci = differences_ci(share - 0.5, 0.5, z, (names[x], names[y]) in proven)
+            low, high = 0.5 + ci["low"], 0.5 + ci["high"]
             rows.append({"a": names[x], "b": names[y], "deals": n, "plays": int(count[:, c].sum()) * self.rotations,
                          "a_above_share": mean, "a_ci_low": low, "a_ci_high": high,
                          "b_above_share": 1 - mean, "b_ci_low": 1 - high, "b_ci_high": 1 - low,
                          "tie_share": float(np.nanmean(ties[:, c])) if n else float("nan"),
-                         "half_width": max(mean - low, high - mean), "tie": tie})
+                         "half_width": max(mean - low, high - mean), "tie": ci["tie"],
+                         "identical": ci["identical"], "p_value": ci["p"]})
         return pd.DataFrame(rows)
 
     def widest_half_width(self, names: list[str]) -> float:

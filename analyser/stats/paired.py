@@ -13,19 +13,22 @@ deals of
     a[d] = mean over k of x[d, k]   (also exact),
 
 one deal one observation, however many times it was played. Its interval is
-``intervals.values_ci``: within (-1, 1) for the win share difference (the
-effective-n Wilson interval, honest near a difference of +-1), the normal one
-with the variance floor for the score; an exact tie (a[d] = 0 on every deal,
-as two names of one deterministic policy give) is estimate 0, interval [0, 0].
+``intervals.differences_ci``: Tango's score interval on the deals where a[d]
+is not 0, within [-1, 1] for the win share difference and within the scores'
+range for the score (the widest gap between two seats' scores in the run). An
+exact tie (estimate 0, interval [0, 0]) needs A and B to be one policy by
+construction (``tie=True``, from games.policy_specs.same_policy) and a[d] = 0
+on every deal; a[d] = 0 on every deal alone is "played identically on all n
+deals" (``identical``), with the interval of the deals not seen.
 
 The independent-deals interval is the one a run of the same size (n * K
 plays, each arrangement n times) would have had with a fresh deal for every
 play: the same estimate, with variance mean_k(var_k) / (n * K), var_k the
 variance of x[., k] over deals (seat effects, which the balanced arrangements
 cancel in both designs, do not enter). The variance reduction is the ratio of
-the two floored variances of the mean (intervals.floored_var), i.e. how many
-times as many independent deals the same precision would need; none for an
-exact tie.
+the two variances of the mean (the independent one floored, intervals.floored_var),
+i.e. how many times as many independent deals the same precision would need;
+none when no deal differed.
 
 Tables: with 3+ seats (or 3+ teams) the arrangements come in two kinds, the
 rotations of A B..B ("A alone") and of B A..A ("B alone": A is the majority).
@@ -49,8 +52,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, values_stop_half_width
-from analyser.stats.multiple import mean_p
+from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, values_stop_half_width
 
 QUANTITIES = ("win", "score")
 BOUNDS = {"win": (-1.0, 1.0), "score": None}      # a win share difference lies in [-1, 1]; a score need not
@@ -95,6 +97,7 @@ class PairedTally:
     paired: dict = field(default_factory=dict)        # (q, kind or None) -> blocks of per-deal values (NaN: aborted)
     sums: dict = field(default_factory=dict)          # stat -> (K,) sums over kept deals
     squares: dict = field(default_factory=dict)
+    score_range: list = field(default_factory=lambda: [np.inf, -np.inf])   # lowest, highest seat score kept
 
     def __post_init__(self):
         if self.kinds is None:
@@ -118,6 +121,11 @@ class PairedTally:
             aborted |= rec["aborted"].astype(bool)
         keep = ~aborted
         per_arr = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
+        for rec, a, b in zip(plays, a_seats, b_seats, strict=True):
+            scores = rec["score"][keep][:, list(a) + list(b)]
+            if scores.size:
+                self.score_range = [min(self.score_range[0], float(scores.min())),
+                                    max(self.score_range[1], float(scores.max()))]
         for s in ARRANGEMENT_STATS:
             for k, values in enumerate(per_arr):
                 v = values[s][keep]
@@ -155,16 +163,26 @@ class PairedTally:
         return pd.DataFrame(out)
 
     def state(self) -> dict:
-        """The per-arrangement sums and the kinds as plain lists (a results file's metadata)."""
+        """The per-arrangement sums, the kinds and the score range as plain lists (a results file's metadata)."""
         return {"sums": {s: self.sums[s].tolist() for s in ARRANGEMENT_STATS},
-                "squares": {s: self.squares[s].tolist() for s in ARRANGEMENT_STATS}, "kinds": self.kinds}
+                "squares": {s: self.squares[s].tolist() for s in ARRANGEMENT_STATS}, "kinds": self.kinds,
+                "score_range": [float(x) for x in self.score_range]}
+
+    def span(self, q: str) -> float:
+        """The largest |a[d]| possible: 1 for the win share difference, the run's score range for the score
+        (NaN before a kept deal, or for a results file written before the range was kept)."""
+        if q == "win":
+            return 1.0
+        low, high = self.score_range
+        return float(high - low) if high >= low else float("nan")
 
     @classmethod
     def from_frame(cls, frame: pd.DataFrame, state: dict) -> PairedTally:
         """Inverse of :meth:`frame` plus :meth:`state` (a results file read back)."""
         k = len(state["sums"]["win_diff"])
         t = cls(k, state.get("kinds"), sums={s: np.asarray(state["sums"][s], float) for s in ARRANGEMENT_STATS},
-                squares={s: np.asarray(state["squares"][s], float) for s in ARRANGEMENT_STATS})
+                squares={s: np.asarray(state["squares"][s], float) for s in ARRANGEMENT_STATS},
+                score_range=list(state.get("score_range", [np.inf, -np.inf])))
         t.deals = [frame["deal"].to_numpy(np.int64)]
         t.aborted = [frame["aborted"].to_numpy(bool)]
         t.paired = {key: [frame[col].to_numpy(np.float64)] for key, col in t.columns().items()}
@@ -183,47 +201,45 @@ def _cat(blocks: list, dtype) -> np.ndarray:
     return np.concatenate(blocks) if blocks else np.zeros(0, dtype)
 
 
-def mean_half_width(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
-    """Mean, sample sd and floored normal-interval half-width of the finite values (NaN without two of them)."""
-    ci = values_ci(values, z)
-    return ci["mean"], ci["sd"], ci["half_width"]
-
-
 def stop_width(tally: PairedTally, q: str = "win") -> float:
     """The half-width a precision target watches (intervals.stop_half_width of a[d], Chow-Robbins)."""
     return values_stop_half_width(tally.values(q))
 
 
-def summary_frame(tally: PairedTally, z: float = Z95) -> pd.DataFrame:
-    """Rows: win share difference, score difference (A - B); paired estimate and interval (values_ci),
-    ``tie`` (an exact tie: [0, 0]), the independent-deals interval of a run of the same size, and the
-    variance reduction (None for a tie, or when neither design showed any spread). half_width is the larger
-    side of the interval."""
+def summary_frame(tally: PairedTally, z: float = Z95, tie: bool = False) -> pd.DataFrame:
+    """Rows: win share difference, score difference (A - B); paired estimate and interval (differences_ci;
+    ``tie``: A and B are one policy by construction), ``tie`` (an exact tie: [0, 0]), ``identical`` (0 on
+    every deal), the independent-deals interval of a run of the same size, and the variance reduction (None
+    when no deal differed, or when neither design showed any spread). half_width is the larger side of the
+    interval."""
     rows = []
     n, k = tally.kept, tally.arrangements
     for q, name in (("win", "win share difference"), ("score", "score difference")):
-        ci = values_ci(tally.values(q), z, BOUNDS[q])
+        ci = differences_ci(tally.values(q), tally.span(q), z, tie)
         ind_var = float(tally.arrangement_var(f"{q}_diff").mean())
         ind_low, ind_high = mean_ci(ci["mean"], ind_var, n * k, z, BOUNDS[q], ci["tie"])
         ind_half = max(ci["mean"] - ind_low, ind_high - ci["mean"]) if n >= 2 else float("nan")
         floors_only = ind_var == 0 and ci["sd"] == 0          # both variances are the floor's: no ratio to tell
-        reduction = float("nan") if ci["tie"] or n < 2 or floors_only else \
-            float(floored_var(ind_var, n * k) / (n * k) / (floored_var(ci["sd"] ** 2, n) / n))
+        reduction = float("nan") if ci["identical"] or n < 2 or floors_only else \
+            float(floored_var(ind_var, n * k) / (n * k) / (ci["sd"] ** 2 / n))
         rows.append({"quantity": name, "estimate": ci["mean"], "ci_low": ci["low"], "ci_high": ci["high"],
-                     "half_width": ci["half_width"], "tie": ci["tie"], "sd_per_deal": ci["sd"],
+                     "half_width": ci["half_width"], "tie": ci["tie"], "identical": ci["identical"],
+                     "p_value": ci["p"], "sd_per_deal": ci["sd"],
                      "independent_ci_low": ind_low, "independent_ci_high": ind_high,
                      "independent_half_width": ind_half, "variance_reduction": reduction, "deals": n,
                      "plays": n * k})
     return pd.DataFrame(rows)
 
 
-def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple], z: float = Z95) -> pd.DataFrame:
+def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple], z: float = Z95,
+                      tie: bool = False) -> pd.DataFrame:
     """One row per arrangement: its seats (``ABBB``), kind (a_alone / b_alone / even), stream ids, and over
     kept deals A's and B's mean win share and score (each the mean over their seats) and the difference,
-    the win share difference with its 95% interval (each arrangement alone, over deals)."""
+    the win share difference with its 95% interval (each arrangement alone, over deals; [0, 0] where A and B
+    are one policy by construction, ``tie``, and x was 0 on every deal)."""
     n = tally.kept
     means = {s: exact(tally.sums[s] / n) if n else np.full(tally.arrangements, np.nan) for s in ARRANGEMENT_STATS}
-    tie = (tally.sums["win_diff"] == 0) & (tally.squares["win_diff"] == 0)
+    tie = tie & (tally.sums["win_diff"] == 0) & (tally.squares["win_diff"] == 0)
     low, high = mean_ci(means["win_diff"], tally.arrangement_var("win_diff"), np.full(tally.arrangements, n), z,
                         BOUNDS["win"], tie)
     return pd.DataFrame({"arrangement": np.arange(tally.arrangements), "seats": seats,
@@ -234,29 +250,30 @@ def arrangement_frame(tally: PairedTally, seats: list[str], streams: list[tuple]
                          "a_score": means["a_score"], "b_score": means["b_score"], "score_diff": means["score_diff"]})
 
 
-def heterogeneity(tally: PairedTally, q: str = "win", z: float = Z95) -> dict:
+def heterogeneity(tally: PairedTally, q: str = "win", z: float = Z95, tie: bool = False) -> dict:
     """Does A's advantage depend on the table? Per kind of table (A alone, B alone) the paired effect with
-    its interval, and the difference between the kinds paired by deal (values_ci of the per-deal difference,
-    a two-sided normal p-value). ``flag``: the kinds' effects differ beyond their intervals (the
-    difference's interval excludes 0); ``opposite``: their intervals lie on opposite sides of 0 (the kinds
-    disagree in sign). With one kind of table ``tested`` is false."""
+    its interval, and the difference between the kinds paired by deal (differences_ci of the per-deal
+    difference and its score-test p-value; ``tie``: A and B are one policy by construction). ``flag``: the
+    kinds' effects differ beyond their intervals (the difference's interval excludes 0); ``opposite``: their
+    intervals lie on opposite sides of 0 (the kinds disagree in sign). With one kind of table ``tested`` is
+    false."""
     if len(tally.kinds) < 2:
         return {"tested": False, "quantity": q, "flag": False, "opposite": False,
                 "why": "every arrangement seats A and B in equal numbers: they differ only in seats, "
                        "whose effects they cancel"}
-    bounds = BOUNDS[q]
+    span = tally.span(q)
     effects = []
     for kind in tally.kinds:
-        ci = values_ci(tally.values(q, kind), z, bounds)
+        ci = differences_ci(tally.values(q, kind), span, z, tie)
         effects.append({"kind": kind, "name": KINDS[kind], "estimate": ci["mean"], "ci_low": ci["low"],
-                        "ci_high": ci["high"], "tie": ci["tie"]})
+                        "ci_high": ci["high"], "tie": ci["tie"], "identical": ci["identical"]})
     first, second = list(tally.kinds)
-    diff = values_ci(tally.values(q, first) - tally.values(q, second), z, None if bounds is None else (-2.0, 2.0))
-    p = mean_p(diff["mean"], diff["sd"] ** 2, diff["n"], diff["tie"])
+    diff = differences_ci(tally.values(q, first) - tally.values(q, second), 2 * span, z, tie)
+    p = diff["p"]
     flag = bool(diff["low"] > 0 or diff["high"] < 0)
     opposite = any(e["ci_low"] > 0 for e in effects) and any(e["ci_high"] < 0 for e in effects)
     return {"tested": True, "quantity": q, "flag": flag or opposite, "opposite": opposite, "effects": effects,
             "difference": {"between": f"{first} - {second}", "estimate": diff["mean"], "ci_low": diff["low"],
-                           "ci_high": diff["high"], "p_value": p, "tie": diff["tie"]},
+                           "ci_high": diff["high"], "p_value": p, "tie": diff["tie"], "identical": diff["identical"]},
             "method": "per deal, the mean of x over each kind's arrangements; the kinds' difference paired by "
-                      "deal (they share every deal), 95% interval with the variance floor"}
+                      "deal (they share every deal), 95% score interval (Tango's, on the deals that differ)"}

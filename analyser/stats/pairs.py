@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, exact, floored_var, mean_ci, values_ci, widest_stop_half_width
+from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, widest_stop_half_width
 from analyser.stats.paired import play_values
 
 SIDES = ("a_win", "b_win", "a_score", "b_score")     # per pair and deal: arrangement means, NaN if dropped
@@ -107,9 +107,12 @@ class PairTally:
         return tally
 
 
-def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -> pd.DataFrame:
-    """One row per pair (a, b): the compare summary numbers, whether a and b tied exactly on every deal, and
-    the Bradley-Terry observation (a_part, effective_games)."""
+def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95, proven=()) -> pd.DataFrame:
+    """One row per pair (a, b): the compare summary numbers (the differences' score intervals, differences_ci),
+    ``identical`` (a - b was 0 on every deal), ``tie`` (an exact tie [0, 0]: identical, and (a, b) is in
+    ``proven``, the pairs that are one policy by construction), and the Bradley-Terry observation (a_part,
+    effective_games)."""
+    proven = {tuple(p) for p in proven}
     k = tally.arrangements
     rows = []
     for p, (a, b) in enumerate(pairs):
@@ -117,13 +120,16 @@ def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -
         v = v[np.isfinite(v[:, 0])]
         n = v.shape[0]
         share = [_share(v[:, i], z) for i in (0, 1)]
-        diff = values_ci(v[:, 0] - v[:, 1], z, bounds=(-1.0, 1.0))
-        score = values_ci(v[:, 2] - v[:, 3], z)
+        one = (a, b) in proven
+        diff = differences_ci(v[:, 0] - v[:, 1], 1.0, z, one)
+        scores = v[:, 2:4]
+        score = differences_ci(v[:, 2] - v[:, 3], float(scores.max() - scores.min()) if n else None, z, one)
         with np.errstate(invalid="ignore", divide="ignore"):
             arr_mean = tally.arr_sum[p] / n
             arr_var = np.maximum((tally.arr_sq[p] - n * arr_mean ** 2) / (n - 1), 0)
             independent = z * np.sqrt(floored_var(arr_var.mean(), n * k) / (n * k))
-            reduction = (independent / diff["half_width"]) ** 2 if diff["half_width"] > 0 else float("nan")
+            reduction = float("nan") if diff["identical"] or n < 2 else \
+                float(floored_var(arr_var.mean(), n * k) / (n * k) / (diff["sd"] ** 2 / n))
         part, games = _observation(v[:, 0], v[:, 1], k)
         rows.append({"a": a, "b": b, "deals": n, "dropped": int(tally.dropped[p]),
                      "a_win_share": share[0][0], "a_ci_low": share[0][1], "a_ci_high": share[0][2],
@@ -131,7 +137,8 @@ def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95) -
                      "win_diff": diff["mean"], "ci_low": diff["low"], "ci_high": diff["high"],
                      "half_width": diff["half_width"], "independent_half_width": float(independent),
                      "variance_reduction": reduction, "score_diff": score["mean"], "score_ci_low": score["low"],
-                     "score_ci_high": score["high"], "a_part": part, "effective_games": games, "tie": diff["tie"]})
+                     "score_ci_high": score["high"], "a_part": part, "effective_games": games, "tie": diff["tie"],
+                     "identical": diff["identical"], "p_value": diff["p"]})
     return pd.DataFrame(rows)
 
 

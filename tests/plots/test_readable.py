@@ -100,10 +100,12 @@ def test_vary_six_seats_wraps_into_rows_with_readable_text():
 
 def test_no_signed_zero_in_vary_or_paired_labels():
     tiny = vary_result("olenon", ["team 0", "team 1"], "shed + shed", [-0.0001, 0.0])
-    tiny.table.loc[tiny.table["win_diff"] == 0, ["win_diff_ci_low", "win_diff_ci_high"]] = 0.0
+    same = tiny.table["win_diff"] == 0
+    tiny.table.loc[same, ["win_diff_ci_low", "win_diff_ci_high"]] = (-0.0077, 0.0077)
+    tiny.table["win_diff_identical"] = same
     texts = [t.get_text() for t in drawn_texts(vary_figure(tiny))]
-    assert not any("-0.0" in t or "+0.0 pts" in t for t in texts), texts
-    assert any("exact tie" in t for t in texts)
+    assert not any("-0.0 " in t or "+0.0 pts" in t for t in texts), texts
+    assert any("played identically" in t for t in texts) and not any("exact tie" in t for t in texts)
     frame = pd.DataFrame({"quantity": ["win share"], "difference": [-0.00001], "ci_low": [-0.01], "ci_high": [0.01]})
     fig = F.paired_difference(frame, {"game": "palace", "players": 2})
     texts = [t.get_text() for t in drawn_texts(fig)]

@@ -1,12 +1,12 @@
-"""Benjamini-Hochberg and Holm adjusted p-values and the p-values of paired means (analyser.stats.multiple)."""
+"""Benjamini-Hochberg and Holm adjusted p-values (analyser.stats.multiple) and the p-values of paired differences."""
 import math
 
 import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from analyser.stats.intervals import mean_ci
-from analyser.stats.multiple import bh_adjust, holm, mean_p, normal_p
+from analyser.stats.intervals import difference_p, differences_ci
+from analyser.stats.multiple import bh_adjust, holm
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -28,15 +28,16 @@ def test_nan_p_values_are_not_tests():
 
 
 def test_p_values_agree_with_the_intervals():
-    """p < 0.05 exactly when the floored normal interval excludes 0; an exact tie has p = 1."""
-    for mean in (0.0, 0.01, 0.02, 0.05):
-        low, high = mean_ci(mean, 0.04, 400)
-        p = mean_p(mean, 0.04, 400)
-        assert (p < 0.05) == (low > 0 or high < 0)
-        assert normal_p(mean, (high - low) / 2) == pytest.approx(p)
-    assert mean_p(0.0, 0.0, 300, tie=True) == 1.0
-    assert mean_p(0.0, 0.0, 300) == 1.0 and mean_p(0.5, 0.0, 300) < 1e-6       # the floor: never a zero se
-    assert normal_p(0.0, 0.0) == 1.0 and normal_p(0.1, 0.0) == 0.0 and math.isnan(normal_p(math.nan, 1))
+    """p < 0.05 exactly when the score interval excludes 0 (the same score test); nothing differing gives p = 1."""
+    rng = np.random.default_rng(4)
+    for rate in (0.01, 0.03, 0.1, 0.4):
+        for _ in range(20):
+            d = np.where(rng.random(300) < rate, rng.choice([-1.0, -0.5, 0.5, 1.0, 1.0], 300), 0.0)
+            ci = differences_ci(d, 1.0)
+            if ci["low"] != 0 and ci["high"] != 0:          # the interval's end on 0 is the test's boundary
+                assert (ci["p"] < 0.05) == (ci["low"] > 0 or ci["high"] < 0)
+    assert difference_p(0.0, 0.0, 0.0) == 1.0 and math.isnan(difference_p(math.nan, 0.0, 1.0))
+    assert difference_p(3.0, 0.0, 3.0) == pytest.approx(math.erfc(math.sqrt(3) / math.sqrt(2)))   # McNemar
 
 
 def test_holm():

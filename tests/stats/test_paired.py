@@ -4,7 +4,7 @@ import pytest
 
 from analyser.analyses.compare import arrangements
 from analyser.games.palace.records import RECORD_DTYPE
-from analyser.stats.intervals import mean_ci
+from analyser.stats.intervals import difference_ci, mean_ci
 from analyser.stats.paired import PairedTally, arrangement_frame, heterogeneity, kinds_of, summary_frame
 
 SEATS, STREAMS, _ = arrangements(2)
@@ -65,7 +65,7 @@ def test_the_numbers_by_hand():
     row = summary_frame(t).iloc[0]
     assert t.dropped == aborted.sum() and t.kept == keep.sum()
     assert row["estimate"] == pytest.approx(a.mean())
-    low, high = mean_ci(a.mean(), a.var(ddof=1), a.size, bounds=(-1, 1))
+    low, high = difference_ci(a.size, a[a > 0].sum(), -a[a < 0].sum(), float(np.dot(a, a)), 1.0)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high))
     assert row["half_width"] == pytest.approx(max(a.mean() - low, high - a.mean()))
     var_k = x[:, keep].var(axis=1, ddof=1)

@@ -361,7 +361,7 @@ def _adjust(report: BalanceReport, ctx: dict) -> None:
     frame["significant"] = frame["p_adjusted"] < FDR
     report.parts["tests"] = {"frame": frame}
     report.meta["tests"] = {"made": len(frame), "significant": int(frame["significant"].sum()),
-                            "exact_ties": int((frame["p_value"] == 1).sum()), "fdr": FDR, "method": FDR_TEXT}
+                            "no_difference": int((frame["p_value"] == 1).sum()), "fdr": FDR, "method": FDR_TEXT}
 
 
 BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies}
@@ -369,5 +369,6 @@ FDR_TEXT = ("Benjamini-Hochberg over every test the report made (each seat test 
             "player count, every rule value x quantity: the first mover's share, each seat's or team's share, "
             "length; every pair of policies head to head); a finding is significant when its adjusted p-value "
             "is below 5%, which keeps the expected share of false findings among the findings at most 5%. "
-            "Each p-value is two-sided, from the same floored variance as its interval (analyser.stats.multiple); "
-            "an exact tie has p = 1 and counts as a test.")
+            "Each p-value is two-sided, the score test of its interval (a difference: intervals.difference_p, "
+            "McNemar's z on the deals that differ; a seat test: the Wald chi-square below); a difference that "
+            "was 0 on every deal has p = 1 and counts as a test.")

@@ -15,7 +15,7 @@ functions, which read them with the existing statistics:
 - a rule setting's effect: the per-group table of ``vary``
   (:func:`analyser.stats.effects.effect_table`, from the same per-deal group values
   ``vary`` computes), and paired differences of the first mover's win share and
-  of length (intervals.values_ci), each with its p-value;
+  of length (intervals.differences_ci), each with its p-value;
 - policies: the tournament's head-to-head pairs (with p-values), ratings and,
   where the tournament gives them, its fit and the meta-game's equilibrium.
 
@@ -32,8 +32,7 @@ import pandas as pd
 
 from analyser.analyses.seatings import rotations
 from analyser.stats.effects import QUANTITIES, EffectTally, effect_table, group_values, outcome_groups
-from analyser.stats.intervals import exact, mean_ci, values_ci
-from analyser.stats.multiple import mean_p, normal_p
+from analyser.stats.intervals import differences_ci, exact, mean_ci
 
 NAN = float("nan")
 ALPHA = 0.05
@@ -160,7 +159,8 @@ def starter_depends_on_play(recs: list[np.ndarray], labels: list[list[str]], pla
 
 def first_mover(share: np.ndarray, advantage: np.ndarray) -> dict:
     """The first mover's win share per deal and its advantage over the deal's fair share: means, 95%
-    intervals (within [0, 1] and [-1, 1], intervals.mean_ci / values_ci) and the advantage's p-value."""
+    intervals (within [0, 1], intervals.mean_ci; the advantage's score interval within [-1, 1],
+    intervals.differences_ci) and the advantage's p-value."""
     share = share[np.isfinite(share)]
     n = share.size
     if n < 2:
@@ -169,10 +169,10 @@ def first_mover(share: np.ndarray, advantage: np.ndarray) -> dict:
                 "advantage_ci_high": NAN, "advantage_p": NAN}
     rate = float(share.mean())
     low, high = mean_ci(rate, float(share.var(ddof=1)), n, bounds=(0.0, 1.0))
-    adv = values_ci(advantage, bounds=(-1.0, 1.0))
+    adv = differences_ci(advantage, 1.0)
     return {"first_mover_units": n, "first_mover_win_rate": rate, "first_mover_win_ci_low": low,
             "first_mover_win_ci_high": high, "advantage": adv["mean"], "advantage_ci_low": adv["low"],
-            "advantage_ci_high": adv["high"], "advantage_p": mean_p(adv["mean"], adv["sd"] ** 2, n, adv["tie"])}
+            "advantage_ci_high": adv["high"], "advantage_p": adv["p"]}
 
 
 def balance_of(x: np.ndarray) -> dict:
@@ -219,12 +219,12 @@ def first_mover_share(records: np.ndarray, players: int) -> np.ndarray:
     return out
 
 
-def paired(values: np.ndarray, bounds: tuple[float, float] | None = None) -> dict:
-    """Mean of per-deal differences with its paired 95% interval (intervals.values_ci: exact values, the
-    variance floor, Wilson within ``bounds``; exactly 0 everywhere: [0, 0]) and two-sided p-value."""
-    v = values_ci(values, bounds=bounds)
-    return {"change": v["mean"], "ci_low": v["low"], "ci_high": v["high"],
-            "p": mean_p(v["mean"], v["sd"] ** 2, v["n"], v["tie"])}
+def paired(values: np.ndarray, span: float) -> dict:
+    """Mean of per-deal differences with its paired 95% interval (intervals.differences_ci: exact values,
+    Tango's score interval on the deals where they are not 0, within [-span, span]; 0 everywhere: the interval
+    of the deals not seen, never [0, 0], for the values differ) and its two-sided p-value."""
+    v = differences_ci(values, span)
+    return {"change": v["mean"], "ci_low": v["low"], "ci_high": v["high"], "p": v["p"]}
 
 
 def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
@@ -259,8 +259,9 @@ def rule_effect(spec, values: list[int], results: list, base_config) -> dict:
                        length_change_ci_high=NAN, length_change_p=NAN, largest_group_change_group=None,
                        largest_group_change=NAN, largest_group_change_ci_low=NAN, largest_group_change_ci_high=NAN)
         else:
-            fm = paired(first_mover_share(recs[k][ok], players) - base_first, (-1.0, 1.0))
-            ln = paired(recs[k]["length"][ok].astype(float) - base_length)
+            fm = paired(first_mover_share(recs[k][ok], players) - base_first, 1.0)
+            length = recs[k]["length"][ok].astype(float)
+            ln = paired(length - base_length, float(np.ptp(np.concatenate([length, base_length]))) if kept else NAN)
             row.update(first_mover_change=fm["change"], first_mover_change_ci_low=fm["ci_low"],
                        first_mover_change_ci_high=fm["ci_high"], first_mover_change_p=fm["p"],
                        length_change=ln["change"], length_change_ci_low=ln["ci_low"],
@@ -315,9 +316,7 @@ def policy_summary(league) -> dict:
     ratings' fit, the meta-game's equilibrium and the names that are one policy."""
     ratings = league.ratings
     best, second = ratings["policy"].iloc[0], ratings["policy"].iloc[1]
-    pairs = league.pairs.copy()
-    pairs["p_value"] = [normal_p(d, (hi - lo) / 2) for d, lo, hi in
-                        zip(pairs["win_diff"], pairs["ci_low"], pairs["ci_high"], strict=True)]
+    pairs = league.pairs.copy()           # p_value: the score test of each pair's interval
     row = pairs[((pairs["a"] == best) & (pairs["b"] == second)) | ((pairs["a"] == second) & (pairs["b"] == best))]
     duel = {}
     if not row.empty:

@@ -20,15 +20,19 @@ from analyser.io.numbers import num as number
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
              "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
-             "(shared wins, team games, shares averaged over rotations); every variance is floored (s^2 + 1/n), "
+             "(shared wins, team games, shares averaged over rotations), its variance floored (s^2 + 1/n), "
              "so a run that happens to be constant (all wins after 300 matches) still gets an honest, non-zero "
-             "interval. An excess over the fair share is that interval shifted by the fair share (the deal's win "
+             "interval. A difference gets Tango's score interval on the deals where it is not 0, so a rare "
+             "difference is neither missed nor padded. An excess over the fair share is that interval shifted by "
+             "the fair share (the deal's win "
              "total over the seats: exact without draws). Units that hit the action cap are aborted and left out "
              "of every share, and counted.")
 PAIRED = ("A rule value's change is paired by deal: every value plays the same deals (the same seed) with the "
           "same seats, policies and random streams, and the interval is that of the mean per-deal difference "
-          "(Wilson within [-1, 1] for shares, normal for length, both floored); a difference that is exactly 0 "
-          "on every deal is an exact tie, [0, 0]. The per-seat changes are `vary`'s table.")
+          "(Tango's score interval on the deals where it is not 0: within [-1, 1] for shares, the lengths' "
+          "range for length); a difference that is exactly 0 on every deal was played identically on these "
+          "deals and keeps an interval for the deals not seen (about ±3.84/n of the range), never [0, 0]. "
+          "The per-seat changes are `vary`'s table.")
 ROTATION = ("A line-up of different policies is rotated over the seats: every rotation (teams as teams) is "
             "played on the same deals, each policy keeping its own random stream, and a seat's share is averaged "
             "over the rotations, so every seat holds every policy equally often. Without it a seat's share would "
@@ -195,7 +199,8 @@ def body_lines(report, figures: dict[str, str]) -> list[str]:
 def tests_line(meta: dict) -> str:
     """The one line that says how many tests the report made and how many are significant."""
     t = meta["tests"]
-    ties = f", {t['exact_ties']} of them exact ties (p = 1)" if t["exact_ties"] else ""
+    none = t.get("no_difference", t.get("exact_ties"))       # a report written before the key's rename
+    ties = f", {none} of them on differences that were 0 on every deal (p = 1)" if none else ""
     return (f"this report made {t['made']} tests{ties}; {t['significant']} significant at a false discovery "
             f"rate of {100 * t['fdr']:.0f}% (Benjamini-Hochberg adjusted p below {t['fdr']:g}).")
 
