@@ -92,3 +92,18 @@ def test_vary_honours_first_deal(monkeypatch):
     monkeypatch.undo()
     other = analyser.vary("palace", "ten_on_anything", players=2, policies=["saver", "lowest"], n=150, seed=3)
     assert not np.allclose(other.table["win_mean"], r.table["win_mean"])    # other deals, other shares
+
+
+def test_a_backend_is_a_name_of_the_executors_table(monkeypatch):
+    """Every analysis's ``backend`` is looked up in engine.backend.EXECUTORS: a name added there is
+    served by its factory; an unknown one is refused naming the table's names."""
+    from analyser.engine import backend
+    from analyser.engine.local import LocalExecutor
+
+    made = []
+    monkeypatch.setitem(backend.EXECUTORS, "mine", lambda given, progress: made.append(given) or LocalExecutor())
+    same = analyser.simulate("palace", n=20, players=2, backend="mine")
+    assert made == ["mine"]
+    assert same.summary.equals(analyser.simulate("palace", n=20, players=2).summary)
+    with pytest.raises(UserError, match="unknown backend 'nowhere'; choose from: local, dask, mine, a Dask"):
+        analyser.compare("palace", ["saver", "pickup"], n=5, backend="nowhere")

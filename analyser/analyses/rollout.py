@@ -15,10 +15,12 @@
   current hand or round too), the paired difference in win share from the best action, and what
   the action the seat's own policy chose there costs against the best; intervals by the
   project's conventions (stats.intervals: bounded means, floored variance, exact ties).
+- **Played as a plan**: the worlds are a plan through engine.pipeline like every command's
+  units (WorldPlay plays a batch of BATCH worlds a chunk and keeps them, WorldStop is the stop
+  rule, the pipeline warns of play-outs cut at the action cap).
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,8 @@ import numpy as np
 import pandas as pd
 
 from analyser.engine.config import RunConfig, whole_number
-from analyser.errors import ABORT_LIMIT, AbortedUnits, UserError
+from analyser.engine.pipeline import Plan, Sink, execute
+from analyser.errors import UserError
 from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
@@ -124,7 +127,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
             raise UserError(f"no seat is to move before action {step}: the {config.game.unit} is over")
         if seat is not None and seat != decision[0]:
             raise UserError(f"seat {seat} is not to move before action {step}; seat {decision[0]} is")
-        result = roll(history, kit, runner, rule, rollout_seed, step)
+        result = roll(history, kit, runner, rule, rollout_seed, step, threads)
     if len(result.table) == 1:
         result.meta["forced"] = "a forced move: the seat has one legal action, so there is nothing to compare"
     result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads})
@@ -178,10 +181,12 @@ def knowledge_of(history: list, seat: int, kit, runner):
     return (dealt, *follow(([dealt] if dealt is not None else []) + list(history), seat, kit))
 
 
-def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int) -> RolloutResult:
+def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int,
+         threads: int | None = None) -> RolloutResult:
     """The rollout of the decision at ``history[-1]``, before action ``step`` (its seat's information
     from the whole history). Trial t's world comes from the stream (rollout_seed, step, t), so the
-    rollouts of a review's steps are independent, and each is the one ``rollout`` gives."""
+    rollouts of a review's steps are independent, and each is the one ``rollout`` gives. The worlds
+    are a plan through the pipeline (WorldPlay plays and keeps them, WorldStop says how many)."""
     position = history[-1]
     mover, args = position.decision(forced=True)
     legal = kit.legal_actions(args)
@@ -189,46 +194,101 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     dealt, _, knowledge = knowledge_of(history, mover, kit, runner)
     sampler = kit.world_sampler(history, mover, knowledge, dealt)
-    spread = first_draws(sampler, kit, rollout_seed, step)
-    wins = np.full((rule.trials, legal.size), np.nan)
-    scores = np.full((rule.trials, legal.size), np.nan)
-    sub = runner.config.game.sub_unit                       # a match's hand or round: its value too
-    current = np.full((rule.trials, legal.size, 2), np.nan) if sub else None
-    active = np.ones(legal.size, bool)
-    dropped_at = np.zeros(legal.size, np.int64)
-    done = aborted = plays = 0
-    while done < rule.trials and (done == 0 or not _precise(wins[:done], active, rule.precision)):
-        n = min(BATCH, rule.trials - done)
-        worlds = [position.relocate(position.locations()) if rule.open_cards else
-                  sampler.draw(np.random.default_rng([rollout_seed, step, done + t]), spread(done + t))
-                  for t in range(n)]
-        out, now = kit.play_worlds(worlds, legal[active], runner.fns, runner.params, runner.settings, rollout_seed,
-                                   (step << 32) + done)
-        wins[done: done + n, active] = out["win"][:, :, mover]
-        aborted, plays = aborted + int(out["aborted"].sum()), plays + out.size
-        scores[done: done + n, active] = out["score"][:, :, mover]
-        if current is not None:
-            current[done: done + n, active] = now[:, :, :, mover]
-        done += n
-        if rule.top is not None and done == n and active.sum() > rule.top:
-            keep = np.argsort(-np.nanmean(wins[:done], axis=0), kind="stable")[: rule.top]
-            dropped_at[~np.isin(np.arange(legal.size), keep)] = done
-            active[:] = np.isin(np.arange(legal.size), keep)
-        if rule.drop and MIN_DROP_TRIALS <= done < rule.trials:
-            worse = _clearly_worse(wins[:done], active)
-            dropped_at[worse] = done
-            active &= ~worse
-    if aborted > ABORT_LIMIT * plays:
-        warnings.warn(AbortedUnits(aborted, plays, "play-outs", lost=True), stacklevel=2)
-    wins, scores = wins[:done], scores[:done]
-    table = _table(wins, scores, legal, played, kit, dropped_at)
+    play = WorldPlay(position, kit, runner, sampler, first_draws(sampler, kit, rollout_seed, step), legal, mover,
+                     rule, rollout_seed, step)
+    plan = Plan(((runner.config,),), 0, min(BATCH, rule.trials), BATCH, unit="world", lost=True)
+    execute(plan, play, WorldStop(rule, play), threads=threads, progress=False, executor=play)
+    done = play.done
+    wins, scores = play.wins[:done], play.scores[:done]
+    table = _table(wins, scores, legal, played, kit, play.dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
             "played": kit.action_text(played), "stopping": rule.text(),
             "sampler": OPEN_CARDS if rule.open_cards else SAMPLER + sampler.note, "statistics": STATISTICS}
-    if current is not None:
-        table = _with_current(table, current[:done], legal, sub)
+    if play.current is not None:
+        sub = runner.config.game.sub_unit
+        table = _with_current(table, play.current[:done], legal, sub)
         meta["current"] = sub
     return RolloutResult(table, meta, wins, legal)
+
+
+class WorldPlay(Sink):
+    """A rollout's worlds played and kept: the executor of its plan (pipeline.Executor: a chunk is
+    trials start .. start + count - 1, each drawn and played out after every action still rolled
+    out) and its sink (each world's win share and score of the seat per action, and of the current
+    hand or round in a match; after each batch, ``top`` and ``drop`` narrow the actions)."""
+
+    def __init__(self, position, kit, runner, sampler, spread, legal, mover, rule: Stopping, rollout_seed, step):
+        self.position, self.kit, self.runner, self.sampler, self.spread = position, kit, runner, sampler, spread
+        self.legal, self.mover, self.rule, self.rollout_seed, self.step = legal, mover, rule, rollout_seed, step
+        self.wins = np.full((rule.trials, legal.size), np.nan)
+        self.scores = np.full((rule.trials, legal.size), np.nan)
+        sub = runner.config.game.sub_unit                       # a match's hand or round: its value too
+        self.current = np.full((rule.trials, legal.size, 2), np.nan) if sub else None
+        self.active = np.ones(legal.size, bool)
+        self.dropped_at = np.zeros(legal.size, np.int64)
+        self.done = self.batches = 0
+        self.played = None                                      # the chunk results() played last: (out, now)
+
+    def prepare(self, plan, reuse_buffers: bool = False, held: int = 0) -> None:
+        pass
+
+    def results(self, chunks):
+        for chunk in chunks:
+            start, n = chunk.start, chunk.count
+            worlds = [self.position.relocate(self.position.locations()) if self.rule.open_cards else
+                      self.sampler.draw(np.random.default_rng([self.rollout_seed, self.step, start + t]),
+                                        self.spread(start + t))
+                      for t in range(n)]
+            runner = self.runner
+            self.played = self.kit.play_worlds(worlds, self.legal[self.active], runner.fns, runner.params,
+                                               runner.settings, self.rollout_seed, (self.step << 32) + start)
+            out = self.played[0]
+            yield chunk, [out[:, i] for i in range(out.shape[1])]      # one play-out an action still rolled out
+
+    def note(self) -> str:
+        return ""
+
+    def close(self, run=None) -> None:
+        """Nothing to close, as the executor (no argument) or as the sink (the plan's RunStats)."""
+
+    def add(self, chunk, records) -> None:
+        out, now = self.played
+        at = slice(chunk.start, chunk.start + chunk.count)
+        self.wins[at, self.active] = out["win"][:, :, self.mover]
+        self.scores[at, self.active] = out["score"][:, :, self.mover]
+        if self.current is not None:
+            self.current[at, self.active] = now[:, :, :, self.mover]
+        self.done = chunk.start + chunk.count
+
+    def flush(self) -> None:
+        """After a batch: the ``top`` best only after the first, and ``drop`` what is clearly worse."""
+        rule, done, wins = self.rule, self.done, self.wins[: self.done]
+        self.batches += 1
+        if rule.top is not None and self.batches == 1 and self.active.sum() > rule.top:
+            keep = np.argsort(-np.nanmean(wins, axis=0), kind="stable")[: rule.top]
+            self.dropped_at[~np.isin(np.arange(self.legal.size), keep)] = done
+            self.active[:] = np.isin(np.arange(self.legal.size), keep)
+        if rule.drop and MIN_DROP_TRIALS <= done < rule.trials:
+            worse = _clearly_worse(wins, self.active)
+            self.dropped_at[worse] = done
+            self.active &= ~worse
+
+
+class WorldStop:
+    """A rollout's stop rule (engine.stopping.StopRule): batches of BATCH worlds up to the trials,
+    or, with a precision target, until every action still rolled out is precise enough."""
+
+    def __init__(self, rule: Stopping, play: WorldPlay):
+        self.rule, self.play = rule, play
+        self.batches: list[dict] = []
+
+    def next(self, done: int) -> int:
+        if done >= self.rule.trials or _precise(self.play.wins[:done], self.play.active, self.rule.precision):
+            return 0
+        return min(BATCH, self.rule.trials - done)
+
+    def result(self, done: int) -> dict:
+        return {"rule": "fixed" if self.rule.precision is None else "precision", "trials": done}
 
 
 BLOCKS = 1 << 40               # the block streams' place among the trials' (rollout seed, step, t)
@@ -376,7 +436,7 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
         steps = [k for k, p in enumerate(history, start=1) if (d := p.decision()) is not None and d[0] == seat]
         if not steps:
             raise UserError(f"seat {seat} has no real decision in {config.game.unit} {deal} of seed {seed}")
-        rollouts = [roll(history[:k], kit, runner, rule, rollout_seed, k) for k in steps]
+        rollouts = [roll(history[:k], kit, runner, rule, rollout_seed, k, threads) for k in steps]
     rows = [dict(step=k, **decision_cost(r)) for k, r in zip(steps, rollouts, strict=True)]
     table = pd.DataFrame(rows).sort_values("cost", ascending=False, kind="stable").reset_index(drop=True)
     total = float(table["cost"].sum())

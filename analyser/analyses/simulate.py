@@ -22,12 +22,11 @@ import math
 from dataclasses import replace
 
 from analyser.analyses.records import SimulationResult
-from analyser.engine.backend import check_backend
 from analyser.engine.background import Background
 from analyser.engine.config import MAX_INDEX, RunConfig
 from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
+from analyser.engine.play_args import checked_where
 from analyser.engine.progress import in_notebook, preparing
-from analyser.engine.run_dir import open_run_dir
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     STOP_RULE,
@@ -91,7 +90,7 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
                         f"not {keep_records!r}")
     if progress is None:
         progress = in_notebook()
-    where = {"backend": check_backend(backend), "run_dir": open_run_dir(run_dir)}
+    where = checked_where(backend, run_dir)
     with preparing(progress):
         config = RunConfig.build(game, players=players, policies=policies, deals=count, seed=seed, rules=rules,
                                  first_deal=first_deal, streams=streams, unit=unit)

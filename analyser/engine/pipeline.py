@@ -86,7 +86,9 @@ class Plan:
     chunk by chunk; ``first`` is the first unit and ``count`` the first batch (the stop
     rule may add batches). ``label`` heads the progress bar; ``group_name`` names a group
     in the Ctrl-C message of a plan with several ("settings"), ``per`` what one group's
-    count is per ("pair")."""
+    count is per ("pair"). ``unit`` names a unit when it is not the game's (a rollout's
+    "world"); ``lost``: a play cut at the action cap counts as lost, not dropped (a rollout's
+    play-outs), which the abort warning says."""
     groups: tuple[tuple[RunConfig, ...], ...]
     first: int
     count: int
@@ -94,6 +96,8 @@ class Plan:
     label: str = ""
     group_name: str = ""
     per: str = ""
+    unit: str = ""
+    lost: bool = False
 
     @classmethod
     def of(cls, configs, count: int | None = None, chunk_size: int = DEFAULT_CHUNK, label: str = "",
@@ -107,6 +111,10 @@ class Plan:
     @property
     def game(self):
         return self.groups[0][0].game
+
+    @property
+    def unit_name(self) -> str:
+        return self.unit or self.game.unit
 
     @property
     def plays_per_unit(self) -> int:
@@ -201,7 +209,7 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
 
     progress = in_notebook() if progress is None else progress
     stats = RunStats(threads=set_threads(threads))
-    unit, groups = plan.game.unit, len(plan.groups)
+    unit, groups = plan.unit_name, len(plan.groups)
     finished_groups = units_played = 0
     what = plural(unit) if plan.plays_per_unit == 1 else "plays"
     own = executor is None
@@ -235,7 +243,7 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
         stats.seconds = time.perf_counter() - t_start
         stats.stop = stop.result(stats.units)
         sink.close(stats)
-        warn_aborted(stats, unit)
+        warn_aborted(stats, unit, plan.lost)
     except BaseException as err:
         sink.discard()
         if isinstance(err, KeyboardInterrupt):
@@ -250,12 +258,13 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
     return stats
 
 
-def warn_aborted(stats: RunStats, unit: str) -> None:
+def warn_aborted(stats: RunStats, unit: str, lost: bool = False) -> None:
     """Warn (AbortedUnits) when more than ABORT_LIMIT of the plays hit the action cap: the summary's
-    shares are then over the rest, which every command says only in its tables."""
+    shares are then over the rest, which every command says only in its tables (``lost``: the
+    plays are a rollout's play-outs, each aborted one counted as no win)."""
     if stats.plays and stats.aborted > ABORT_LIMIT * stats.plays:
-        what = plural(unit) if stats.plays == stats.units else "plays"
-        warnings.warn(AbortedUnits(stats.aborted, stats.plays, what), stacklevel=3)
+        what = "play-outs" if lost else plural(unit) if stats.plays == stats.units else "plays"
+        warnings.warn(AbortedUnits(stats.aborted, stats.plays, what, lost=lost), stacklevel=3)
 
 
 def run_meta(run: RunStats, stop: StopRule) -> dict:

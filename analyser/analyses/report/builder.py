@@ -79,11 +79,10 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     command: the command line that made the report, recorded in it (the CLI gives it).
     backend, run_dir: as simulate's; every run of the report keeps its chunks in the one directory.
     """
-    from analyser.engine.backend import check_backend
+    from analyser.engine.play_args import checked_where
     from analyser.engine.progress import in_notebook
-    from analyser.engine.run_dir import open_run_dir
 
-    backend, run_dir = check_backend(backend), open_run_dir(run_dir)
+    where = checked_where(backend, run_dir)
     if n is not None and deals is not None and n != deals:
         raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
     count = n if n is not None else deals if deals is not None else DEFAULT_DEALS
@@ -115,7 +114,7 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     result = BalanceReport(meta)
     context = {"config": config, "seed": config.seed, "rules": rules, "threads": threads, "progress": progress,
                "count": count, "t_deals": t_deals, "uniform": uniform,
-               "where": {"backend": backend, "run_dir": run_dir}}
+               "where": where}
     start = time.perf_counter()
     current = None
     try:
