@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/calibrate_tournament.py --seeds 100
 
-Three Markdown tables (seed s plays deals s * 1,000,000 onwards of run seed s, so seeds share no deal):
+Four Markdown tables (seed s plays deals s * 1,000,000 onwards of run seed s, so seeds share no deal):
 
 1. An identical copy (the same compiled function registered under another name) in both seatings at 2, 3
    and 4 seats, beside two other policies, the copy's ratings reference. Deterministic (Palace ``saver``):
@@ -13,7 +13,10 @@ Three Markdown tables (seed s plays deals s * 1,000,000 onwards of run seed s, s
    rating over seeds (sd) against the mean reported standard error (target ratio 0.8-1.25), and the
    share of seeds whose reported interval (+-1.96 se: a poor fit no longer widens it) covers the mean
    over seeds (a proxy of the truth; target ~95%), and the share of seeds whose fit was called poor.
-3. Equilibrium: the same runs' bootstrap intervals of each policy's value against the equilibrium mix,
+3. Copies in the equilibrium: two names for ``pickup`` beside ``random`` (2p pairs, 3p mixed; pickup
+   beats random, so each copy's true weight is 1/2): how often their weights are equal and both weight
+   intervals cover 1/2 (target >= 95% each).
+4. Equilibrium: the same runs' bootstrap intervals of each policy's value against the equilibrium mix,
    and the share of seeds that cover the value computed from the matrix pooled over all seeds (the
    truth's proxy; target ~95%; a value pinned at 0 by the equilibrium's boundary is reported as is).
 """
@@ -60,6 +63,25 @@ def identical_copies(seeds: int, deals: int) -> list[str]:
                 target = "100% exact" if name == "saver" else "93-97% cover"
                 rows.append(f"| {name} | {seating} | {players} | {seeds} | {100 * exact / seeds:.0f}% | "
                             f"{100 * covers / seeds:.0f}% | {100 * poor / seeds:.0f}% | {target} |")
+    return rows
+
+
+def copy_weights(seeds: int, deals: int, bootstrap: int) -> list[str]:
+    """Two names for ``pickup`` beside ``random`` (pickup beats random, so the truth is 1/2 for each copy):
+    how often their equilibrium weights are equal and each copy's weight interval covers 1/2."""
+    rows = ["| line-up | seating | seats | seeds | weights equal | interval covers 1/2 | target |",
+            "|---|---|---:|---:|---:|---:|---|"]
+    for seating, players in (("pairs", 2), ("mixed", 3)):
+        equal = covers = 0
+        for s in range(seeds):
+            r = tournament("palace", ["pickup", copy_of("pickup"), "random"], players=players, deals=deals, seed=s,
+                           first_deal=s * 1_000_000, tables=seating, bootstrap=bootstrap)
+            e = r.equilibrium.set_index("policy")
+            equal += e.loc["pickup", "weight"] == e.loc["pickup_copy", "weight"]
+            covers += all(e.loc[p, "weight_ci_low"] <= 0.5 <= e.loc[p, "weight_ci_high"]
+                          for p in ("pickup", "pickup_copy"))
+        rows.append(f"| pickup, pickup_copy, random | {seating} | {players} | {seeds} | {100 * equal / seeds:.0f}% | "
+                    f"{100 * covers / seeds:.0f}% | >=95%, >=95% |")
     return rows
 
 
@@ -111,16 +133,23 @@ def main():
     parser.add_argument("--copy-deals", type=int, default=100, help="deals per pair or table, copy runs")
     parser.add_argument("--deals", type=int, default=200, help="deals per pair or table, rating runs (Palace 4p)")
     parser.add_argument("--bootstrap", type=int, default=100, help="bootstrap replicates of the equilibrium")
+    parser.add_argument("--weight-deals", type=int, default=1000, help="deals per pair or table, copies' weights")
+    parser.add_argument("--only", choices=["copies", "weights", "ratings"], help="one table only")
     args = parser.parse_args()
     t0 = time.perf_counter()
     print(f"## Tournament calibration: {args.seeds} seeds\n")
-    print(f"### Identical copies ({args.copy_deals} deals per pair or table)\n")
-    print("\n".join(identical_copies(args.seeds, args.copy_deals)))
-    ratings_rows, nash_rows = rating_spread(args.seeds, args.deals, args.bootstrap)
-    print(f"\n### Rating errors: Palace 4p, {', '.join(LINEUP)} ({args.deals} deals; reference {LINEUP[0]})\n")
-    print("\n".join(ratings_rows))
-    print(f"\n### Equilibrium values against the mix ({args.bootstrap} bootstrap replicates; points)\n")
-    print("\n".join(nash_rows))
+    if args.only in (None, "copies"):
+        print(f"### Identical copies ({args.copy_deals} deals per pair or table)\n")
+        print("\n".join(identical_copies(args.seeds, args.copy_deals)))
+    if args.only in (None, "weights"):
+        print(f"\n### Copies in the equilibrium ({args.weight_deals} deals per pair or table)\n")
+        print("\n".join(copy_weights(args.seeds, args.weight_deals, args.bootstrap)))
+    if args.only in (None, "ratings"):
+        ratings_rows, nash_rows = rating_spread(args.seeds, args.deals, args.bootstrap)
+        print(f"\n### Rating errors: Palace 4p, {', '.join(LINEUP)} ({args.deals} deals; reference {LINEUP[0]})\n")
+        print("\n".join(ratings_rows))
+        print(f"\n### Equilibrium values against the mix ({args.bootstrap} bootstrap replicates; points)\n")
+        print("\n".join(nash_rows))
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 

@@ -265,7 +265,7 @@ def test_the_fit_and_the_equilibrium_are_reported_and_saved(two, tmp_path):
     assert set(two.fit) >= {"model", "dispersion", "fits", "warning"} and two.fit["fits"] in (True, False)
     e = two.equilibrium
     assert list(e.columns) == ["policy", "weight", "weight_ci_low", "weight_ci_high", "value", "value_ci_low",
-                               "value_ci_high"]
+                               "value_ci_high", "indistinguishable_from"]
     assert e["weight"].sum() == pytest.approx(1) and (e["value"] <= 0).all() and e.iloc[0]["policy"] == "saver"
     assert two.meta["bootstrap"] == 200 and "Nash averaging" in two.meta["method"]
     back = load_tournament(two.save(tmp_path / "e.parquet"))

@@ -185,6 +185,10 @@ def equilibrium_table(result):
                   caption_justify="left")
     for name, left in (("policy", True), ("weight", False), ("value (points)", False)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
+    classes = sorted({", ".join(sorted([r["policy"], *r["indistinguishable_from"].split(", ")]))
+                      for r in result.equilibrium.to_dict("records") if r.get("indistinguishable_from")})
+    if classes:
+        table.caption += "; one policy as far as these deals tell (weight shared): " + "; ".join(classes)
     for r in result.equilibrium.to_dict("records"):
         never = r["weight_ci_high"] == 0                          # a boundary, not a constant sample
         table.add_row(r["policy"], "0 in every replicate" if never else

@@ -21,7 +21,15 @@ found by SLSQP from there (weights below NEGLIGIBLE are the solver's residue
 and set to 0; values go through intervals.exact) (the maximum-entropy equilibrium is unique, and it
 weighs equally policies whose rows of A are identical). Policies whose rows
 of A are exactly equal are merged first and share their weight equally, so
-two names for one policy get exactly equal weights and values.
+two names for one policy get exactly equal weights and values. So are
+policies that no paired test of the deals tells apart (``indistinguishable``:
+their head-to-head value and their values against every third policy within
+Bonferroni-corrected noise): the sample's noise between two copies of a
+random policy would otherwise tip the maximum-entropy equilibrium to a vertex,
+one copy 1 and the other 0, with intervals that exclude the truth (1/2 each).
+Such a class is solved as one policy (its members' mean payoffs), its weight
+split equally and its value the members' mean, in the estimate and in every
+replicate; the table names each policy's class.
 
 Intervals: a bootstrap over deals. Every pair (or table) plays the same deals,
 so a replicate draws the deal indices with replacement once, recomputes A
@@ -45,20 +53,78 @@ DEFAULT_BOOTSTRAP = 200
 CHUNK = 50                     # replicates drawn at once (a chunk x deals count matrix)
 METHOD = ("Nash averaging (Balduzzi et al. 2018): A[X][Y] = (M[X][Y] - M[Y][X]) / 2, the maximum-entropy "
           "equilibrium of the symmetric zero-sum game A (value by scipy linprog, then maximum entropy among the "
-          "equilibria by SLSQP; identical rows merged and split equally); value = (A p)[X], 0 in the mix, below 0 "
+          "equilibria by SLSQP; identical rows, and policies no paired test of the deals tells apart, merged and "
+          "split equally); value = (A p)[X], 0 in the mix, below 0 "
           "for a policy the mix beats; 95% intervals: percentiles of a bootstrap over deals ({b} replicates, "
           "seeded).")
 
 
-def equilibrium(a: np.ndarray) -> np.ndarray:
-    """The maximum-entropy equilibrium mix of the symmetric zero-sum game with antisymmetric payoff ``a``."""
+def equilibrium(a: np.ndarray, classes: np.ndarray | None = None) -> np.ndarray:
+    """The maximum-entropy equilibrium mix of the symmetric zero-sum game with antisymmetric payoff ``a``.
+    ``classes`` (one class index per policy): policies held to be one (indistinguishable), solved as
+    one policy with their mean payoffs and given equal weights; policies whose rows are exactly equal
+    are one class whatever ``classes`` says."""
     a = np.round(np.asarray(a, float), 12)
-    rows, group = np.unique(a, axis=0, return_inverse=True)
-    group = group.ravel()
-    first = np.array([np.flatnonzero(group == g)[0] for g in range(rows.shape[0])])
+    group = np.unique(a, axis=0, return_inverse=True)[1].ravel()
+    if classes is not None:
+        group = _joined(group, np.asarray(classes))
     sizes = np.bincount(group)
-    weights = _max_entropy(a[np.ix_(first, first)], sizes)
+    member = np.zeros((sizes.size, a.shape[0]))
+    member[group, np.arange(a.shape[0])] = 1.0 / sizes[group]
+    weights = _max_entropy(member @ a @ member.T, sizes)
     return weights[group] / sizes[group]
+
+
+def _joined(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The classes of the join of two partitions (labels 0 .. m-1 in order of first appearance)."""
+    label = list(range(a.size))
+    for part in (a, b):
+        for x in range(a.size):
+            for y in range(x):
+                if part[x] == part[y] and label[x] != label[y]:
+                    old = label[x]
+                    label = [label[y] if g == old else g for g in label]
+    return np.unique(label, return_inverse=True)[1].ravel()
+
+
+def indistinguishable(values: np.ndarray, pairs: list[tuple[int, int]], k: int, level: float = 0.05) -> np.ndarray:
+    """One class index per policy: policies that no test of these deals tells apart (complete linkage).
+
+    Policies i and j are told apart when their head-to-head value, or the difference of their values
+    against any third policy, has a mean over deals whose |z| exceeds the Bonferroni bound for those
+    k - 1 tests at ``level`` (paired per deal, so the deal's luck cancels). Two names for one policy are
+    then one class (in all but ``level`` of runs at most), and the equilibrium shares their weight
+    equally instead of giving one copy everything on the sample's noise."""
+    from scipy.stats import norm
+
+    cell = {pair: c for c, pair in enumerate(pairs)}
+
+    def against(i, x):          # per deal, i's value against x (A[i][x]; NaN where they did not meet)
+        return values[:, cell[i, x]] if (i, x) in cell else -values[:, cell[x, i]]
+
+    bound = norm.ppf(1 - level / 2 / max(k - 1, 1))
+    apart = np.zeros((k, k), bool)
+    for i in range(k):
+        for j in range(i):
+            tests = [against(i, j)] + [against(i, x) - against(j, x) for x in range(k) if x not in (i, j)]
+            apart[i, j] = apart[j, i] = any(_z(t) > bound for t in tests)
+    label = np.arange(k)
+    for i in range(k):
+        for j in range(i):
+            a, b = np.flatnonzero(label == label[i]), np.flatnonzero(label == label[j])
+            if label[i] != label[j] and not apart[np.ix_(a, b)].any():
+                label[label == label[i]] = label[j]
+    return np.unique(label, return_inverse=True)[1].ravel()
+
+
+def _z(d: np.ndarray) -> float:
+    """|mean| / se of the finite per-deal values (0 for a mean of exactly 0, inf for a constant non-zero)."""
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return 0.0
+    mean = float(exact(d.mean()))
+    sd = float(d.std(ddof=1))
+    return 0.0 if mean == 0 else (abs(mean) / (sd / np.sqrt(d.size)) if sd > 0 else np.inf)
 
 
 def _max_entropy(a: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -90,11 +156,15 @@ def _max_entropy(a: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return q / q.sum()
 
 
-def solve(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(weights, values)``: the equilibrium mix and each policy's value (A p)[X] against it."""
+def solve(a: np.ndarray, classes: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(weights, values)``: the equilibrium mix (``classes``: see equilibrium) and each policy's value
+    (A p)[X] against it."""
     a = np.asarray(a, float)
-    p = equilibrium(a)
-    return p, exact(a @ p)
+    p = equilibrium(a, classes)
+    value = a @ p
+    if classes is not None:            # one policy as far as the deals show: one value, the class's mean
+        value = (np.bincount(classes, value) / np.bincount(classes))[classes]
+    return p, exact(value)
 
 
 def antisymmetric(means: np.ndarray, pairs: list[tuple[int, int]], k: int) -> np.ndarray:
@@ -122,19 +192,22 @@ def nash_table(names: list[str], values: np.ndarray, pairs: list[tuple[int, int]
     values: deals x pairs, each pair's per-deal antisymmetric value (A's cell for that deal; NaN where
     the pair has none); pairs: the (i, j) of each column. seed: the bootstrap's seed."""
     k, deals = len(names), values.shape[0]
-    weights, value = solve(antisymmetric(pair_means(values, np.ones((1, deals)))[0], pairs, k))
+    classes = indistinguishable(values, pairs, k)
+    weights, value = solve(antisymmetric(pair_means(values, np.ones((1, deals)))[0], pairs, k), classes)
     boot_w, boot_v = [], []
     rng = np.random.default_rng(seed)
     for start in range(0, replicates, CHUNK):
         counts = rng.multinomial(deals, np.full(deals, 1.0 / deals), size=min(CHUNK, replicates - start))
         for means in pair_means(values, counts.astype(float)):
-            w, v = solve(antisymmetric(np.nan_to_num(means), pairs, k))
+            w, v = solve(antisymmetric(np.nan_to_num(means), pairs, k), classes)
             boot_w.append(w)
             boot_v.append(v)
     low_w, high_w = _quantiles(boot_w, weights)
     low_v, high_v = _floored(_quantiles(boot_v, value), values, pairs, weights)
+    together = [", ".join(names[y] for y in np.flatnonzero(classes == classes[x]) if y != x) for x in range(k)]
     table = pd.DataFrame({"policy": names, "weight": weights, "weight_ci_low": low_w, "weight_ci_high": high_w,
-                          "value": value, "value_ci_low": low_v, "value_ci_high": high_v})
+                          "value": value, "value_ci_low": low_v, "value_ci_high": high_v,
+                          "indistinguishable_from": together})
     return table.sort_values(["value", "weight"], ascending=False, kind="stable").reset_index(drop=True)
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from analyser.stats.nash import antisymmetric, equilibrium, nash_table, solve
+from analyser.stats.nash import antisymmetric, equilibrium, indistinguishable, nash_table, solve
 
 RPS = 0.1 * np.array([[0, 1, -1], [-1, 0, 1], [1, -1, 0]])
 
@@ -35,7 +35,7 @@ def test_the_bootstrap_over_deals_is_seeded_and_its_intervals_hold_the_estimate(
     t1 = nash_table(["r", "p", "s"], values, pairs, seed=[1, 2], replicates=60)
     t2 = nash_table(["r", "p", "s"], values, pairs, seed=[1, 2], replicates=60)
     assert t1.equals(t2) and list(t1.columns) == ["policy", "weight", "weight_ci_low", "weight_ci_high", "value",
-                                                   "value_ci_low", "value_ci_high"]
+                                                   "value_ci_low", "value_ci_high", "indistinguishable_from"]
     assert (t1["weight_ci_low"] <= t1["weight"]).all() and (t1["weight"] <= t1["weight_ci_high"]).all()
     assert t1["weight"].sum() == pytest.approx(1) and (t1["weight_ci_high"] < 1).all()   # a mix, not one policy
     assert antisymmetric([0.1], [(0, 1)], 2).tolist() == [[0, 0.1], [-0.1, 0]]
@@ -51,3 +51,32 @@ def test_a_policy_beaten_on_every_deal_gets_a_floored_interval_not_a_zero_width_
     table = nash_table(["a", "b", "c"], values, [(0, 1), (0, 2), (1, 2)], seed=1, replicates=50).set_index("policy")
     c = table.loc["c"]
     assert c["value"] == -0.5 and c["value_ci_low"] == -0.5 and -0.5 < c["value_ci_high"] < -0.4
+
+
+def test_two_noisy_copies_share_the_weight_and_their_intervals_cover_the_half():
+    """a and its copy beat b; between themselves each deal is a coin (mean 0, so the truth is 1/2 each). The
+    sample's noise would tip the maximum-entropy mix to one copy; held indistinguishable (in all but about
+    5% of samples: the tests' level), they share it, and their intervals cover the half."""
+    merged = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = 500
+        values = np.column_stack([rng.choice([-0.5, 0.5], n),                 # a vs a_copy: a coin
+                                  rng.choice([-0.5, 0.5], n, p=[0.3, 0.7]),   # a vs b
+                                  rng.choice([-0.5, 0.5], n, p=[0.3, 0.7])])  # a_copy vs b
+        pairs = [(0, 1), (0, 2), (1, 2)]
+        t = nash_table(["a", "a_copy", "b"], values, pairs, seed=seed, replicates=40).set_index("policy")
+        if t.loc["a", "indistinguishable_from"] == "a_copy":
+            merged += 1
+            assert t.loc["a", "weight"] == t.loc["a_copy", "weight"] == 0.5
+            assert t.loc["a", "weight_ci_low"] <= 0.5 <= t.loc["a", "weight_ci_high"]
+            assert t.loc["b", "indistinguishable_from"] == ""
+    assert merged >= 36
+
+
+def test_policies_a_paired_test_tells_apart_stay_apart():
+    rng = np.random.default_rng(1)
+    values = np.column_stack([rng.choice([-0.5, 0.5], 2000, p=[0.4, 0.6]), rng.normal(0.1, 0.2, 2000),
+                              rng.normal(0.1, 0.2, 2000)])
+    assert list(indistinguishable(values, [(0, 1), (0, 2), (1, 2)], 3)) == [0, 1, 2]
+    assert list(indistinguishable(values[:, [1, 1, 2]] * [0, 1, 1], [(0, 1), (0, 2), (1, 2)], 3)) == [0, 0, 1]
