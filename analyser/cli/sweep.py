@@ -46,8 +46,10 @@ def sweep(
     advantage is not read as a strategy's; every setting plays the same deals and arrangements.
 
     Prints per setting the swept policy's win share against the fair share and its paired difference
-    from the baseline (the defaults) with 95% intervals, and flags the settings that differ from the
-    baseline with Holm's family-wise control over all the settings.
+    from the baseline (the defaults) with 95% intervals (Tango's score interval on the deals where the
+    difference is not 0), and flags the settings that differ from the baseline with Holm's family-wise
+    control over all the settings. Only the baseline itself is an exact tie, 0 [0, 0]; a setting that
+    played identically on all n deals is marked identical and keeps an interval for the deals not seen.
 
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
     """

@@ -69,7 +69,10 @@ def tournament(
 
     Pairs (default): each cell is the row policy's win share per seat against the column policy, paired by deal, with
     its 95% interval; the equilibrium is Nash averaging over the matrix (the mix no policy beats on average); ratings
-    are Bradley-Terry strengths fitted by statsmodels (a binomial GLM), flagged when they do not fit.
+    are Bradley-Terry strengths fitted by statsmodels (a binomial GLM), flagged when they do not fit. A pair's
+    difference gets Tango's score interval on the deals where it is not 0: an exact tie, 0 [0, 0], only for one
+    policy under two names; two policies that played identically on all n deals keep an interval for the
+    deals not seen (about ±3.84/n).
 
     Mixed tables (--tables mixed): each cell is the share of plays the row policy finished above the column policy;
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.

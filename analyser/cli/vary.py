@@ -32,7 +32,10 @@ def vary(
     """What a rule setting is worth: the same seats on the same deals under each value of it.
 
     Per team (or seat): win share and score under each value, and the change from the first value with a
-    95% interval paired by deal. Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
+    95% interval paired by deal (Tango's score interval on the deals where the change is not 0). A change of 0
+    on all n deals is "identical", with an interval for the deals not seen (about ±3.84/n of the range), never
+    an exact tie: no rule value is known to be inert.
+    Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
     """
     from analyser.analyses.vary import vary as run_vary
 
