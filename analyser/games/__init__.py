@@ -1,10 +1,15 @@
 """One package per game; each registers a GameSpec in analyser.games.registry.
 
-What a game writes (``analyser/games/<game>/``, as the four built-in games do):
+Every game has one shape, so that what is built on top (the kit, rollouts,
+search players) is written once. Olenon (``analyser/games/olenon/``) is the
+cleanest full example and ``examples/highcard`` the smallest (a game written
+outside the package, with its own state layout). What a game writes
+(``analyser/games/<game>/``, as the four built-in games do):
 
 - ``__init__.py``: its ``GAME = GameSpec(...)``: players, rule settings, policy
-  catalogue, record dtype, summary columns, ``package=__name__``; importing it
-  never loads numba.
+  catalogue, record dtype, summary columns, the ``cap`` on a unit's actions and
+  every seat's ``score_bounds`` (what the kit checks every unit against),
+  ``package=__name__``; importing it never loads numba.
 - ``constants.py``: cards, actions (``ACTION.COUNT`` of them), the settings row's
   indices (``SETTING``), the trace events (``EVENT``).
 - ``records.py``: its counters (ending with analyser.kernels.outcome.STATUS_COUNTERS)
@@ -12,24 +17,41 @@ What a game writes (``analyser/games/<game>/``, as the four built-in games do):
 - ``state.py``: the public, private and hidden dtypes, ``new_state_nb`` and the
   numba types from analyser.kernels.signatures.state_types.
 - ``rules.py``: the rules as ``kernel``/``inline_kernel`` functions
-  (analyser.kernels.jit): the start of a unit (clearing the state with
-  analyser.kernels.records.reset_nb), one step, the whole unit (``play_*_nb``),
-  logging through analyser.kernels.eventlog.
+  (analyser.kernels.jit), logging through analyser.kernels.eventlog, with the
+  three entry points every game shares (tests/kit/test_shape.py holds them to it):
+
+      begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params,
+                    pub, priv, hid, legal, log) -> over
+          the unit's setup (clearing the state with analyser.kernels.records.reset_nb,
+          dealing, Palace's swap); True when it ended there (an illegal swap);
+      step_nb(seed, unit, settings, streams, policies, kinds, params,
+              pub, priv, hid, legal, log) -> over
+          one action by the seat to act and whatever follows from it (a trick's
+          end, the next hand dealt from (seed, unit)); True when the unit is over;
+      play_unit_nb(<begin_unit_nb's arguments>)
+          the one place a unit is played, for simulation and traces alike.
+
 - ``engine.py``: ``record_nb`` (the unit's outcome; the status fields by
   analyser.kernels.records.record_status_nb), ``_block_nb``, ``simulate_nb`` and
   ``simulate`` (the entry point: analyser.games.dispatch.with_kinds).
 - ``dispatch.py``: ``BUILT_IN`` and ``decide_nb`` (analyser.games.dispatch).
 - ``trace.py``: ``trace_nb``, ``decode_log`` and ``trace_unit`` (run through
   analyser.games.common.run_trace); ``trace_text.py``: ``render``.
-- ``catalog.py``/``policies.py``: the policies; ``kit.py``: the test kit's hooks.
+- ``catalog.py``/``policies.py``: the policies.
+- ``playouts.py``: the compiled play-outs of the kit and rollouts, in the shared
+  signatures of analyser.kernels.signatures: ``playout_nb`` (a unit's records after
+  every action), ``forced_policy`` and ``play_worlds_nb`` (every world after every
+  candidate action, its streams reseeded by analyser.kernels.worlds).
+- ``kit.py``: its ``RecordsPosition`` (where the cards are, what a seat sees) and a
+  ``RecordsKit`` naming its facts as class attributes (analyser.games.kit).
 
 ``__init__.py`` and ``trace_text.py`` are left out of the game's compile-cache key
 (analyser.kernels.cache.PLAIN_GAME_FILES), so editing a description or a trace's
 wording recompiles nothing: no kernel may live in them, and nothing compiled may read
 a value from them (tests/test_cache.py checks both).
 
-Why ``simulate_nb``, ``_block_nb``, ``trace_nb``, ``new_state_nb`` and the step
-and play kernels stay per game: numba compiles and caches a function for the
+Why ``simulate_nb``, ``_block_nb``, ``trace_nb``, ``new_state_nb``, the entry points
+and the play-outs stay per game: numba compiles and caches a function for the
 types it meets, and these name the game's own dtypes and kernels as globals.
 Shared, they would need the game's kernels passed in (first-class functions: an
 indirect call on every action) or a factory building them in a closure (which

@@ -19,8 +19,9 @@ def quiet_first_class():
 
 def run_trace(trace_nb, args: tuple, words: int, record_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
     """``(log, out)``: the game's compiled ``trace_nb(*args, log, out)`` run on a log of ``words``
-    int32 words and a record array of one."""
+    int32 words, switched on, and a record array of one."""
     log = np.zeros(words, np.int32)
+    log[0] = 1                  # the write position (analyser.kernels.eventlog): the log is on and empty
     out = np.zeros(1, record_dtype)
     with quiet_first_class():
         trace_nb(*args, log, out)

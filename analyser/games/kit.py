@@ -9,12 +9,16 @@ asks. ``GameSpec.kit()`` returns a ``GameKit``.
 A game writes a ``Position`` (six short methods over its own state arrays) and
 a ``GameKit`` whose ``play`` yields them; ``Position.redeal`` is done here, from
 ``locations`` and ``relocate``, so every game's re-deal follows one rule. A game
-whose state is three record arrays (public, private per seat, hidden) builds on
-``RecordsPosition`` and ``recorded_positions``. See
-``analyser/games/palace/kit.py`` and ``examples/highcard/kit.py``.
+laid out as the built-in ones are (analyser.games: three record arrays, public,
+private per seat and hidden, and a ``playouts`` module) writes a ``RecordsPosition``
+and a ``RecordsKit`` of class attributes: ``play`` and the rollouts' ``play_worlds``
+are written here once. See ``analyser/games/olenon/kit.py``, and
+``examples/highcard/kit.py`` for a game with a state of its own. The cap on a
+unit's actions and the score bounds the kit checks are the ``GameSpec``'s.
 """
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 
@@ -99,10 +103,6 @@ class GameKit(ABC):
         return None
 
     @abstractmethod
-    def cap(self, players: int, settings: dict[str, int]) -> int:
-        """The most actions a unit may take under these settings."""
-
-    @abstractmethod
     def play(self, seed: int, unit: int, players: int, settings: np.ndarray, fns: tuple, params: np.ndarray,
              streams: np.ndarray) -> Iterator[Position]:
         """Play unit ``unit`` of ``seed`` as ``GameSpec.simulate`` would (the same
@@ -167,13 +167,20 @@ class RolloutKit:
         raise NotImplementedError
 
 
+# The arguments of every game's compiled play_worlds_nb, in its order (analyser.kernels.signatures).
+PLAY_WORLDS_ARGS = ("policies", "forced", "kinds", "forced_kinds", "params", "forced_params", "settings", "streams",
+                    "pubs", "privs", "hids", "actions", "seed", "first_world", "out", "current")
+
+
 class WorldBatch:
-    """What every game's compiled ``play_worlds_nb`` takes beside its rules' arguments: the line-up
-    as it plays on (``fns``, ``kinds``, ``params``), the same with the deciding seat's policy a
+    """What every game's compiled ``play_worlds_nb`` takes (PLAY_WORLDS_ARGS): the line-up as it
+    plays on (``fns``, ``kinds``, ``params``), the same with the deciding seat's policy a
     ``forced_policy`` that plays the action in its first parameter (``forced``, ``forced_kinds``,
-    ``forced_params``, at least one column), the worlds' three records stacked (``pubs``,
-    ``privs``, ``hids``), the actions, and the outcome records to fill (``out``), with the current
-    hand's or round's win share and score of each seat (``current``, where the game has them)."""
+    ``forced_params``, at least one column), the settings row, each seat's policy stream id (its
+    seat number, as a plain run's), the worlds' three records stacked (``pubs``, ``privs``,
+    ``hids``), the actions, the rollout's seed and first world, and the outcome records to fill
+    (``out``), with the current hand's or round's win share and score of each seat (``current``,
+    where the game has them)."""
 
     def __init__(self, worlds, actions, fns, params, built_in, forced_policy, record_dtype):
         from analyser.games.dispatch import policy_kinds
@@ -191,16 +198,16 @@ class WorldBatch:
         self.pubs = np.concatenate([w.pub for w in worlds])
         self.privs = np.stack([w.priv for w in worlds])
         self.hids = np.concatenate([w.hid for w in worlds])
+        self.streams = np.arange(self.privs.shape[1], dtype=np.int64)
         self.actions = np.asarray(actions, np.int64)
         self.out = np.zeros((len(worlds), len(actions)), record_dtype)
         self.current = np.zeros((len(worlds), len(actions), 2, self.privs.shape[1]))
 
-    def policies(self) -> tuple:
-        """The kernel's first six arguments, in its order."""
-        return self.fns, self.forced, self.kinds, self.forced_kinds, self.params, self.forced_params
-
-    def records(self) -> tuple:
-        return self.pubs, self.privs, self.hids, self.actions
+    def arguments(self, settings, seed: int, first_world: int) -> tuple:
+        """The kernel's arguments, in PLAY_WORLDS_ARGS's order."""
+        return (self.fns, self.forced, self.kinds, self.forced_kinds, self.params, self.forced_params,
+                np.ascontiguousarray(settings, np.int64), self.streams, self.pubs, self.privs, self.hids,
+                self.actions, seed, first_world, self.out, self.current)
 
 
 def shuffle_hidden(locations: dict[str, list[int]], seen: set[str], rng: np.random.Generator) -> dict:
@@ -271,3 +278,41 @@ def recorded_positions(playout: Callable, dtypes: tuple, seats: int, size: int, 
         size *= 4
     for i in range(n):
         yield position(pubs[i: i + 1], privs[i], hids[i: i + 1], settings)
+
+
+class RecordsKit(GameKit, RolloutKit):
+    """The kit of a game laid out as the built-in ones are (analyser.games): state in three record
+    arrays (its positions a ``RecordsPosition``) and its compiled play-outs in ``playouts``
+    (``playout_nb``, ``forced_policy`` and ``play_worlds_nb`` in the signatures of
+    analyser.kernels.signatures). ``play`` and ``play_worlds`` are written here once, from the
+    game's ``package`` (its GameSpec ``GAME``, ``state``, ``records``, ``dispatch`` and ``playouts``
+    modules) and its ``position``: the two class attributes a game names."""
+
+    package: str                        # "analyser.games.olenon"
+    position: type                      # its RecordsPosition
+    honest_args = True                  # a policy gets the public record and its own seat's private record only
+    rows: int = 1024                    # state rows a playout starts with (four times as many while a unit fills them)
+
+    def part(self, name: str):
+        """The game's module ``name`` (``""``: the package, which holds its GameSpec)."""
+        return importlib.import_module(f"{self.package}.{name}" if name else self.package)
+
+    def play(self, seed, unit, players, settings, fns, params, streams):
+        from analyser.games.dispatch import policy_kinds
+
+        state = self.part("state")
+        kinds = policy_kinds(fns, self.part("dispatch").BUILT_IN)
+        playout_nb = self.part("playouts").playout_nb
+
+        def playout(pubs, privs, hids):
+            return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)
+
+        return recorded_positions(playout, (state.PUBLIC_DTYPE, state.PRIVATE_DTYPE, state.HIDDEN_DTYPE),
+                                  self.part("").GAME.max_seats, self.rows, self.position, settings)
+
+    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
+        compiled = self.part("playouts")
+        batch = WorldBatch(worlds, actions, fns, params, self.part("dispatch").BUILT_IN, compiled.forced_policy,
+                           self.part("records").RECORD_DTYPE)
+        compiled.play_worlds_nb(*batch.arguments(settings, seed, first_world))
+        return batch.out, (None if self.part("").GAME.sub_unit is None else batch.current)

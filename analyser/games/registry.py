@@ -143,6 +143,11 @@ class GameSpec:
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
       kit() -> the hooks of the shared test kit (analyser.games.kit.GameKit).
 
+    What the kit checks every unit against, declared rather than guessed (as OpenSpiel's game
+    type declares utility bounds and a maximum length):
+      cap(players, settings) -> the most actions a unit may take (its ``length``), capped or not.
+      score_bounds(players, settings) -> (lowest, highest): every seat's score in a completed unit.
+
     A game laid out as the built-in ones are names its ``package`` and leaves the
     first three out: they are ``<package>.engine:simulate``, ``<package>.trace:trace_unit``
     and ``<package>.trace_text:render`` (ENTRY_POINTS), loaded on first use. The
@@ -181,6 +186,8 @@ class GameSpec:
     win_total: Callable[[int], float] = _one_winner         # players -> the win shares of a decided unit
     columns: tuple[Column, ...] = ()
     kit: Callable[[], object] | None = None
+    cap: Callable[[int, dict[str, int]], int] | None = None                            # see above
+    score_bounds: Callable[[int, dict[str, int]], tuple[float, float]] | None = None  # see above
 
     def __post_init__(self):
         for name, target in ENTRY_POINTS.items():

@@ -1,5 +1,6 @@
 """The numba types of a game's state records and of the entry points every game
-compiles with an explicit signature (simulate_nb, trace_nb), built from its dtypes.
+compiles with an explicit signature (simulate_nb, trace_nb, and for the kit and
+rollouts playout_nb and play_worlds_nb), built from its dtypes.
 
 An explicit signature compiles an entry point once for any tuple of policies:
 each seat's policy converts to the one function type ``POLICY_T``.
@@ -37,3 +38,23 @@ def trace_signature(policies_t, record_t, *after_policies):
     """``trace_nb(seed, unit, players, settings, policies, *after_policies, params, streams, log, out)``."""
     return types.void(types.int64, types.int64, types.int64, types.int64[::1], policies_t, *after_policies,
                       types.float64[:, ::1], types.int64[::1], types.int32[::1], record_t[::1])
+
+
+_BYTES = types.uint8[:, ::1]
+
+
+def playout_signature(policies_t):
+    """``playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids)``
+    -> rows filled: a unit's state records after the setup and every action, as bytes (the kit's positions)."""
+    return types.int64(types.int64, types.int64, types.int64, types.int64[::1], policies_t, types.int64[::1],
+                       types.float64[:, ::1], types.int64[::1], _BYTES, _BYTES, _BYTES)
+
+
+def play_worlds_signature(policies_t, public_t, private_t, hidden_t, record_t):
+    """``play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params, settings, streams,
+    pubs, privs, hids, actions, seed, first_world, out, current)``: what analyser.games.kit.WorldBatch
+    hands every game's rollout kernel (PLAY_WORLDS_ARGS there)."""
+    return types.void(policies_t, policies_t, types.int64[::1], types.int64[::1], types.float64[:, ::1],
+                      types.float64[:, ::1], types.int64[::1], types.int64[::1], types.Array(public_t, 1, "C"),
+                      types.Array(private_t, 2, "C"), types.Array(hidden_t, 1, "C"), types.int64[::1], types.int64,
+                      types.int64, types.Array(record_t, 2, "C"), types.float64[:, :, :, ::1])

@@ -78,17 +78,27 @@ def same_bytes(a, b) -> bool:
 
 # -- playouts ------------------------------------------------------------------------------------------------
 
+def declared(game: GameSpec, name: str):
+    """The spec's ``cap`` or ``score_bounds``: what the checks hold every unit to, never guessed."""
+    value = getattr(game, name)
+    assert value is not None, f"{game.name} declares no {name} (GameSpec.{name})"
+    return value
+
+
 def check_playouts(game: GameSpec, kit, players: int, rules: dict, units: int, seed: int = 5) -> int:
     """Random playouts through the kit: after the setup and every action each card of
-    the deck is in exactly one place; the unit ends within its cap, and the
-    simulated record of it is complete (not aborted) within the cap."""
+    the deck is in exactly one place and, until the unit is over, a seat has a legal
+    action to take (as Pgx's api_test asks of every game); the unit ends within the
+    spec's cap, and the simulated record of it is complete (not aborted) within the cap."""
     runner = entry(game, players, kit.playout_policies(game, players, rules), rules)
-    cap = kit.cap(players, runner.config.settings)
+    cap = declared(game, "cap")(players, runner.config.settings)
     recs = simulate(game, runner, seed, 0, units)
     actions = 0
     for unit in range(units):
         steps = -1
+        offers = True
         for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
+            assert offers, f"unit {unit}, action {steps}: the unit went on from a position with no legal action"
             steps += 1
             assert steps <= cap, f"unit {unit} goes on past its cap of {cap} actions"
             places = pos.locations()
@@ -97,7 +107,8 @@ def check_playouts(game: GameSpec, kit, players: int, rules: dict, units: int, s
             if held != deck:
                 raise AssertionError(f"unit {unit}, action {steps}: cards not conserved: extra "
                                      f"{dict(held - deck)}, missing {dict(deck - held)}")
-        assert pos.decision() is None, f"unit {unit} ended with a decision still to make"
+            offers = pos.decision(forced=True) is not None     # read now: a position may read the live state
+        assert not offers, f"unit {unit} ended with an action still to take"
         assert not recs["aborted"][unit], f"unit {unit} of random play was aborted"
         assert 0 < recs["length"][unit] <= cap, f"unit {unit} has length {recs['length'][unit]}, cap {cap}"
         actions += steps
@@ -275,6 +286,10 @@ def check_outcomes(game: GameSpec, players: int, rules: dict | None, n: int, see
     ok = rec[done]
     win, rank = ok["win"][:, :p], ok["rank"][:, :p]
     assert ((win >= 0) & (win <= 1)).all(), "a win share outside 0..1"
+    low, high = declared(game, "score_bounds")(p, game.parse_settings(rules))
+    score = ok["score"][:, :p]
+    outside = score[(score < low) | (score > high)]
+    assert not outside.size, f"scores {sorted(set(outside.tolist()))[:5]} outside the declared {low}..{high}"
     assert ((rank >= 1) & (rank <= p)).all(), "a rank outside 1..players"
     assert (rank.min(axis=1) == 1).all(), "no seat ranked first"
     draws = ok["draw"]

@@ -14,7 +14,7 @@ import numpy as np
 from analyser.games.policy_specs import ParamSpec, PolicySpec
 from analyser.games.registry import Column, GameSpec, SettingSpec, game_names, lazy, register_game
 
-from .rules import RECORD_DTYPE
+from .rules import RECORD_DTYPE, SEATS
 
 NAME = "highcard"
 _FNS = f"{__name__}.policies:"
@@ -77,6 +77,8 @@ GAME = GameSpec(
     columns=(Column("hands_won", "hands won by the seat's team"), Column("ties", "tied hands", per="unit")),
     simulate=lazy(f"{__name__}.rules:simulate_nb"), trace=_trace, trace_text=_trace_text,
     policy_error=_policy_error, kit=lazy(f"{__name__}.kit:HighCardKit"),
+    cap=lambda players, settings: min(settings["max_actions"], SEATS * settings["hands"]),
+    score_bounds=lambda players, settings: (0.0, float(settings["hands"])),   # the team's hands won
 )
 
 

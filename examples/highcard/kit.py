@@ -24,9 +24,9 @@ class HighCardPosition(Position):
     def seen_by(self, seat):
         return {f"hand{seat}", "played"}
 
-    def decision(self):
+    def decision(self, forced=False):
         t = self.table[0]
-        if t["over"] or t["actions"] >= t["max_actions"] or t["hand_len"][t["seat"]] < 2:
+        if t["over"] or t["actions"] >= t["max_actions"] or t["hand_len"][t["seat"]] < (1 if forced else 2):
             return None
         seat = int(t["seat"])
         return seat, (t, seat, np.arange(rules.HAND) < t["hand_len"][seat])
@@ -52,9 +52,6 @@ class HighCardKit(GameKit):
 
     def aborting_rules(self):
         return {"max_actions": 7}
-
-    def cap(self, players, settings):
-        return min(settings["max_actions"], SEATS * settings["hands"])
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         table = np.zeros(1, TABLE_DTYPE)

@@ -67,6 +67,36 @@ def test_a_peeking_policy_fails_the_hidden_information_check():
     assert check_game(game, only=["hidden_information"]).ok
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_declares_its_cap_and_score_bounds(name):
+    game = get_game(name)
+    settings = game.default_settings()
+    low, high = game.score_bounds(game.default_players, settings)
+    assert low < high and game.cap(game.default_players, settings) > 0
+
+
+def test_scores_outside_the_declared_bounds_and_a_spec_without_them_fail_the_checks():
+    narrow = replace(get_game("highcard"), name="highcard_narrow", score_bounds=lambda players, settings: (0.0, 0.5))
+    with pytest.raises(AssertionError, match=r"outside the declared 0.0..0.5"):
+        checks.check_outcomes(narrow, 4, {}, 40)
+    no_cap = replace(get_game("highcard"), name="highcard_no_cap", cap=None)
+    with pytest.raises(AssertionError, match=r"declares no cap \(GameSpec.cap\)"):
+        checks.check_playouts(no_cap, no_cap.kit(), 4, {}, units=1)
+
+
+def test_a_playout_that_goes_on_without_a_legal_action_fails_the_playouts_check():
+    kit = get_game("highcard").kit()
+
+    class Stuck(type(kit)):
+        def play(self, *args):
+            for pos in kit.play(*args):
+                pos.decision = lambda forced=False: None      # every position says no seat may act
+                yield pos
+
+    with pytest.raises(AssertionError, match="went on from a position with no legal action"):
+        checks.check_playouts(get_game("highcard"), Stuck(), 4, {}, units=1)
+
+
 def test_an_unregistered_game_is_checked_and_a_spec_no_module_holds_skips_the_uncompiled_run(tmp_path):
     game = replace(get_game("highcard"), name="highcard_unregistered")
     assert game.name not in game_names()

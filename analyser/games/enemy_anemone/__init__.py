@@ -5,7 +5,7 @@ hands. This module declares the game without importing numba: the engine, the
 policies and the trace load only when a run needs them.
 """
 from analyser.games.enemy_anemone.catalog import POLICIES
-from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
+from analyser.games.enemy_anemone.constants import DECK_SIZE, DECKS, MAX_HANDS, MAX_PLAYERS, POINTS
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.registry import Column, GameSpec, SettingSpec, lazy
 
@@ -20,6 +20,12 @@ SETTINGS = (   # the order of the settings row (constants.SETTING)
     SettingSpec("max_actions", 2000, "plays and discards after which a match ends as aborted", kind="int",
                 low=1, high=1_000_000),
 )
+
+
+def deck_points(players: int) -> int:
+    """The points of every card in play: the most a seat can score in a hand (each card scores once,
+    won in a trick or discarded)."""
+    return int(POINTS[DECKS[players, : DECK_SIZE[players]]].sum())
 
 
 GAME = GameSpec(
@@ -50,4 +56,6 @@ GAME = GameSpec(
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
     kit=lazy("analyser.games.enemy_anemone.kit:AnemoneKit"),
+    cap=lambda players, settings: settings["max_actions"],
+    score_bounds=lambda players, settings: (0.0, float(settings["hands"] * deck_points(players))),
 )

@@ -2,7 +2,7 @@
 
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
-cache. ``simulate`` is the GameSpec entry point. Matches are played by rules.play_match_nb, as traces are.
+cache. ``simulate`` is the GameSpec entry point. Matches are played by rules.play_unit_nb, as traces are.
 """
 import numba
 import numpy as np
@@ -12,7 +12,7 @@ from analyser.games.dispatch import with_kinds
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
 from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
-from analyser.games.enemy_anemone.rules import play_match_nb
+from analyser.games.enemy_anemone.rules import play_unit_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.records import record_status_nb
@@ -80,8 +80,7 @@ def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, s
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_match_nb(seed, first + i, players, settings, policies, kinds, params, streams, pub, priv, hid, legal,
-                      log)
+        play_unit_nb(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
         record_nb(out[i], first + i, pub, hid)
 
 

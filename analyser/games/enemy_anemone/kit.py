@@ -14,12 +14,9 @@ beyond where the cards are is the discards (see :class:`Shown`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
 
-from analyser.games.dispatch import policy_kinds
 from analyser.games.enemy_anemone.constants import (
     ACTION,
-    MAX_PLAYERS,
     N_CARDS,
     N_SUITS,
     N_TOKENS,
@@ -28,10 +25,8 @@ from analyser.games.enemy_anemone.constants import (
     SUIT_MASK,
     card_name,
 )
-from analyser.games.enemy_anemone.dispatch import BUILT_IN
-from analyser.games.enemy_anemone.rules import begin_match_nb, deck_nb, step_nb
-from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
+from analyser.games.enemy_anemone.rules import deck_nb
+from analyser.games.kit import RecordsKit, RecordsPosition
 from analyser.kernels.bits import BIT
 
 
@@ -96,8 +91,9 @@ class AnemonePosition(RecordsPosition):
         hd["draw"][: len(locations["draw"])] = locations["draw"]
 
 
-class AnemoneKit(GameKit, RolloutKit):
-    honest_args = True          # a policy gets the public record and its own seat's private record only
+class AnemoneKit(RecordsKit):
+    package = "analyser.games.enemy_anemone"
+    position = AnemonePosition
     fixed_policy = "greedy"
 
     def cases(self, game):
@@ -107,9 +103,6 @@ class AnemoneKit(GameKit, RolloutKit):
 
     def aborting_rules(self):
         return {"max_actions": 60}
-
-    def cap(self, players, settings):
-        return settings["max_actions"]
 
     def legal_actions(self, args):
         """Every legal card, with every number of +1 and of +2 tokens the seat can attach (none to a discard)."""
@@ -136,25 +129,6 @@ class AnemoneKit(GameKit, RolloutKit):
         shown = Shown(history, seat, self.shuffled)
         return shown.consistent if shown.seats else None
 
-    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
-        from analyser.games.enemy_anemone.engine import RECORD_DTYPE
-        from analyser.games.enemy_anemone.rollout import forced_policy, play_worlds_nb
-
-        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
-        streams = np.arange(MAX_PLAYERS, dtype=np.int64)     # policy stream k for seat k (the default line-up's)
-        play_worlds_nb(*b.policies(), settings, streams, *b.records(), seed, first_world,
-                       b.out, b.current)
-        return b.out, b.current
-
-    def play(self, seed, unit, players, settings, fns, params, streams):
-        kinds = policy_kinds(fns, BUILT_IN)
-
-        def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)
-
-        size = min(int(settings[SETTING.MAX_ACTIONS]), 60 * int(settings[SETTING.HANDS])) + 2
-        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS, size,
-                                  AnemonePosition, settings)
 
 
 def _suits(mask_) -> int:
@@ -251,29 +225,3 @@ class Shown:
             for w in fits[:count]:
                 waiting.remove(w)
         return not waiting
-
-
-_BYTES = types.uint8[:, ::1]
-
-
-@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
-                  types.float64[:, ::1],
-                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
-    """Play a match as simulate does, keeping the records after the setup and every
-    action in row i of pubs, privs and hids; returns how many rows."""
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log)
-    over = False
-    n = 0
-    while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
-        n += 1
-        if over or n == pubs.shape[0]:
-            return n
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
-
-

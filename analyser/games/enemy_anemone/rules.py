@@ -3,7 +3,7 @@
 A match is played one action (a play or a discard) at a time by ``step_nb``,
 for simulation, traces and the test kit alike: between two steps the state
 always names the seat to act (``pub["seat"]``) and its choices
-(``priv[seat]["legal"]``). ``begin_match_nb`` sets up the first hand. The
+(``priv[seat]["legal"]``). ``begin_unit_nb`` sets up the first hand. The
 entry points take the three state arrays (``pub`` of one record, ``priv`` of
 one per seat, ``hid`` of one); helpers take records (``pb``, ``pv``, ``hd``).
 The rule book is docs/rules/enemy_anemone.md; comments name the rule each
@@ -45,8 +45,9 @@ def deck_nb(players, deck):
 
 
 @kernel
-def begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log):
-    """Empty table, tokens in the supply, the first starter from the match's own stream, hand 0 dealt."""
+def begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
+    """Empty table, tokens in the supply, the first starter from the match's own stream, hand 0 dealt.
+    False: no match ends before its first action (the shape of every game: analyser.games)."""
     reset_nb(pub, priv, hid)
     pb = pub[0]
     hd = hid[0]
@@ -63,6 +64,7 @@ def begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log):
     hd["first"] = below_nb(hd["rng"], players)
     pb["starter"] = hd["first"]
     start_hand_nb(seed, unit, streams, pub, priv, hid, log)
+    return False
 
 
 @kernel
@@ -396,8 +398,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
 
 
 @kernel
-def play_match_nb(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+def play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """The one place a match is played, for simulation and traces alike (``kinds``: dispatch.policy_kinds)."""
-    begin_match_nb(seed, unit, players, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
-        pass
+    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+    while not over:
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

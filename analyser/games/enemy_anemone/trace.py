@@ -1,6 +1,6 @@
 """One Enemy Anemone match, move by move: the event list behind ``analyser trace``.
 
-The match is played by the same ``play_match_nb`` as in simulation, with a log
+The match is played by the same ``play_unit_nb`` as in simulation, with a log
 buffer switched on, so the trace of match I with seed S is the match that
 simulate played as match I with seed S. Every event inside the match carries
 its ``hand``; the setup and the result belong to the whole match.
@@ -16,7 +16,7 @@ from analyser.games.enemy_anemone.constants import EVENT, REASON_NAMES, TOKEN_FR
 from analyser.games.enemy_anemone.dispatch import BUILT_IN
 from analyser.games.enemy_anemone.engine import RECORD_T, record_nb
 from analyser.games.enemy_anemone.records import RECORD_DTYPE
-from analyser.games.enemy_anemone.rules import play_match_nb
+from analyser.games.enemy_anemone.rules import play_unit_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import read_events
 from analyser.kernels.signatures import trace_signature
@@ -28,8 +28,7 @@ LOG_PER_HAND = 8 * 1024   # a hand logs at most 60 cards dealt and ~60 plays, ea
 @njit(TRACE_SIG, cache=True)
 def trace_nb(seed, unit, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
-    log[0] = 1
-    play_match_nb(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
+    play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
     record_nb(out[0], unit, pub, hid)
 
 

@@ -2,7 +2,7 @@
 
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
-cache. Matches are played by rules.play_match_nb, as traces are.
+cache. Matches are played by rules.play_unit_nb, as traces are.
 """
 import numba
 import numpy as np
@@ -12,7 +12,7 @@ from analyser.games.dispatch import with_kinds
 from analyser.games.olenon.constants import PLAYERS
 from analyser.games.olenon.dispatch import BUILT_IN
 from analyser.games.olenon.records import RECORD_DTYPE
-from analyser.games.olenon.rules import play_match_nb
+from analyser.games.olenon.rules import play_unit_nb
 from analyser.games.olenon.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.records import record_status_nb
@@ -49,7 +49,7 @@ def record_nb(rec, unit, pub, hid):
 
 
 @njit(cache=True)
-def _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out):
+def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out):
     """Matches lo .. hi - 1, on buffers of this block's own (params and settings
     copied too: a shared array's refcount would bounce between threads)."""
     params = params.copy()
@@ -57,7 +57,7 @@ def _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, o
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_match_nb(seed, first + i, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
+        play_unit_nb(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
         record_nb(out[i], first + i, pub, hid)
 
 
@@ -72,7 +72,7 @@ def simulate_nb(seed, first, players, settings, policies, kinds, params, streams
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out)
+        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
 
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

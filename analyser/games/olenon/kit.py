@@ -15,14 +15,9 @@ empty one), so ``consistent`` is None; rollout.play_worlds_nb plays the worlds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
 
-from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
+from analyser.games.kit import RecordsKit, RecordsPosition
 from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
-from analyser.games.olenon.dispatch import BUILT_IN
-from analyser.games.olenon.rules import begin_match_nb, step_nb
-from analyser.games.olenon.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
 
 def spread(counts) -> list[int]:
@@ -92,8 +87,9 @@ class OlenonPosition(RecordsPosition):
         hd["set_aside"] = locations["set_aside"]
 
 
-class OlenonKit(GameKit, RolloutKit):
-    honest_args = True          # a policy gets the public record and its own seat's private record only
+class OlenonKit(RecordsKit):
+    package = "analyser.games.olenon"
+    position = OlenonPosition
     fixed_policy = "shed"
 
     def cases(self, game):
@@ -103,9 +99,6 @@ class OlenonKit(GameKit, RolloutKit):
 
     def aborting_rules(self):
         return {"max_actions": 25}
-
-    def cap(self, players, settings):
-        return settings["max_actions"] * (2 * settings["rounds"] - 1)
 
     def action_text(self, action):
         """"put down 5 5" (its cards as the trace writes them: a lead, an addition or a replace,
@@ -124,46 +117,3 @@ class OlenonKit(GameKit, RolloutKit):
         that beats it), a lead on an empty table is the only thing allowed, and a put shows
         only the cards put down; where the cards went is Knowledge's part."""
         return None
-
-    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
-        from analyser.games.olenon.records import RECORD_DTYPE
-        from analyser.games.olenon.rollout import forced_policy, play_worlds_nb
-
-        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
-        play_worlds_nb(*b.policies(), np.ascontiguousarray(settings, np.int64), *b.records(), seed, first_world,
-                       b.out, b.current)
-        return b.out, b.current
-
-    def play(self, seed, unit, players, settings, fns, params, streams):
-        kinds = policy_kinds(fns, BUILT_IN)
-
-        def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, settings, fns, kinds, params, streams, pubs, privs, hids)
-
-        size = min(self.cap(players, {"max_actions": int(settings[SETTING.MAX_ACTIONS]),
-                                      "rounds": int(settings[SETTING.ROUNDS])}), 20_000) + 2
-        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), PLAYERS, size,
-                                  OlenonPosition, settings)
-
-
-_BYTES = types.uint8[:, ::1]
-
-
-@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1], types.float64[:, ::1],
-                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, settings, policies, kinds, params, streams, pubs, privs, hids):
-    """Play a match as simulate does, keeping the records after the setup and every
-    action in row i of pubs, privs and hids; returns how many rows."""
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    over = False
-    n = 0
-    while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
-        n += 1
-        if over or n == pubs.shape[0]:
-            return n
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

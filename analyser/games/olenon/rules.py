@@ -2,7 +2,7 @@
 
 A match is played one action (a play, a replace or a pass) at a time by
 ``step_nb``, for simulation, traces and the test kit alike: between two steps
-the state names the seat to act (``pub["seat"]``). ``begin_match_nb`` deals
+the state names the seat to act (``pub["seat"]``). ``begin_unit_nb`` deals
 the first round. The entry points take the three state arrays (``pub`` of one
 record, ``priv`` of one per seat, ``hid`` of one); helpers take records (``pb``,
 ``pv``, ``hd``). The rule book is docs/rules/olenon.md; comments name the rule
@@ -52,8 +52,9 @@ BEATING = np.array([sum(1 << (w * 4 + i) for w in range(N_VALUES) if w > v or (w
 
 
 @kernel
-def begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log):
-    """No rounds won, the first starter from the match's own stream, round 0 dealt."""
+def begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
+    """No rounds won, the first starter from the match's own stream, round 0 dealt.
+    False: no match ends before its first action (the shape of every game: analyser.games)."""
     reset_nb(pub, priv, hid)
     pb = pub[0]
     hd = hid[0]
@@ -65,6 +66,7 @@ def begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log):
     hd["rng"][0] = keyed_seed_nb(hd["key"], UNIT_STREAM)
     hd["first"] = below_nb(hd["rng"], PLAYERS)
     start_round_nb(seed, unit, streams, pub, priv, hid, hd["first"], log)
+    return False
 
 
 @kernel
@@ -281,8 +283,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
 
 
 @kernel
-def play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+def play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """The one place a match is played, for simulation and traces alike."""
-    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
-        pass
+    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+    while not over:
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

@@ -47,4 +47,6 @@ GAME = GameSpec(
         Column("decisions", "policy calls with a real choice", per="unit"),
     ),
     kit=lazy("analyser.games.palace.kit:PalaceKit"),
+    cap=lambda players, settings: settings["max_actions"],
+    score_bounds=lambda players, settings: (0.0, 1.0),      # 1 for every seat but the loser
 )

@@ -2,18 +2,18 @@
 
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
-cache. ``play_deal_nb`` is the one place a deal is played, for simulation and
-for traces alike, so a trace is exactly the game the simulation played.
+cache. Games are played by rules.play_unit_nb, as traces are, so a trace is
+exactly the game the simulation played.
 """
 import numba
 import numpy as np
 from numba import njit, prange, types
 
 from analyser.games.dispatch import with_kinds
-from analyser.games.palace.constants import ERROR, MAX_PLAYERS
+from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.records import RECORD_DTYPE
-from analyser.games.palace.rules import new_game_nb, play_out_nb
+from analyser.games.palace.rules import play_unit_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.records import record_status_nb
@@ -51,13 +51,6 @@ def record_nb(rec, unit, pub, hid):
     rec["draw"] = False
     rec["turns"] = hd["turns"]
 
-@kernel
-def play_deal_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
-    new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
-    if hid[0]["error"] != ERROR.NONE:
-        return
-    play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log)
-
 @njit(cache=True)   # not a kernel: it allocates the block's buffers (NRT)
 def _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, params, streams, out):
     """Deals lo .. hi - 1, on buffers of this block's own.
@@ -70,7 +63,7 @@ def _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, para
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_deal_nb(seed, first_deal + i, players, settings, policies, kinds, params, streams, pub, priv, hid, legal,
+        play_unit_nb(seed, first_deal + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal,
                      log)
         record_nb(out[i], first_deal + i, pub, hid)
 

@@ -11,15 +11,11 @@ most of it converting the tuple of policies on each call).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
 
-from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
-from analyser.games.palace import stepwise
-from analyser.games.palace.constants import ACTION, MAX_PLAYERS, N_CARDS, N_RANKS, PHASE
-from analyser.games.palace.dispatch import BUILT_IN
+from analyser.games.kit import RecordsKit, RecordsPosition
+from analyser.games.palace.constants import ACTION, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
-from analyser.games.palace.state import HIDDEN_DTYPE, PLAY_WORDS, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
+from analyser.games.palace.state import PLAY_WORDS, new_state_nb
 from analyser.kernels.cards import card_names
 
 _MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
@@ -83,8 +79,9 @@ class PalacePosition(RecordsPosition):
         hd["unused"][: len(locations["unused"])] = locations["unused"]
 
 
-class PalaceKit(GameKit, RolloutKit):
-    honest_args = True          # a policy gets the public record and its own seat's private record only
+class PalaceKit(RecordsKit):
+    package = "analyser.games.palace"
+    position = PalacePosition
     fixed_policy = "lowest"     # its default swap rule (strong cards face up) draws nothing either
 
     def cases(self, game):
@@ -93,9 +90,6 @@ class PalaceKit(GameKit, RolloutKit):
 
     def aborting_rules(self):
         return {"max_actions": 60}
-
-    def cap(self, players, settings):
-        return settings["max_actions"]
 
     def action_text(self, action):
         if action == ACTION.PICKUP:
@@ -128,46 +122,3 @@ class PalaceKit(GameKit, RolloutKit):
         pub, priv, hid, _ = new_state_nb()
         deal_nb(seed, unit, players, settings, streams, pub, priv, hid)
         return PalacePosition(pub, priv, hid, settings)
-
-    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
-        from analyser.games.palace.engine import RECORD_DTYPE
-        from analyser.games.palace.rollout import forced_policy, play_worlds_nb
-
-        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
-        play_worlds_nb(*b.policies(), settings, *b.records(), seed, first_world, b.out)
-        return b.out, None
-
-    def play(self, seed, unit, players, settings, fns, params, streams):
-        kinds = policy_kinds(fns, BUILT_IN)
-
-        def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, players, settings, fns, kinds, params, streams, pubs, privs, hids)
-
-        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), MAX_PLAYERS,
-                                  int(settings[_MAX_ACTIONS]) + 2, PalacePosition, settings)
-
-
-_BYTES = types.uint8[:, ::1]
-
-
-@njit(types.int64(types.int64, types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1],
-                  types.float64[:, ::1],
-                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
-    """Play a game as stepwise does, keeping the records after the setup and every
-    action in row i of pubs, privs and hids; returns how many rows."""
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    stepwise.new_game(seed, unit, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
-    over = hid[0]["aborted"]           # an illegal swap ends the game at the setup
-    n = 0
-    while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
-        n += 1
-        if over or n == pubs.shape[0]:
-            return n
-        over = stepwise.step(policies, kinds, params, settings, pub, priv, hid, legal, log)
-
-

@@ -1,11 +1,12 @@
 """Palace rules in numba: the deal, the swap, legal actions and their effects.
 
-The entry points (``new_game_nb``, ``step_nb``, ``play_out_nb``) take the three
-state arrays (``pub`` of one record, ``priv`` of one record per seat, ``hid`` of
-one record); the helpers take the records themselves (``pb``, ``pv``, ``hd``),
-which pass as one pointer each. All mutate the state in place; ``log`` is the
-trace buffer (empty when not tracing). The rule book is
-``docs/rules/palace.md``; comments name the rule each branch implements.
+The entry points (``begin_unit_nb``, ``step_nb``, ``play_unit_nb``: every game's shape, see
+analyser.games; and ``play_out_nb``) take the three state arrays (``pub`` of one
+record, ``priv`` of one record per seat, ``hid`` of one record); the helpers take
+the records themselves (``pb``, ``pv``, ``hd``), which pass as one pointer each.
+All mutate the state in place; ``log`` is the trace buffer (empty when not
+tracing). The rule book is ``docs/rules/palace.md``; comments name the rule each
+branch implements.
 Everything here is a ``kernel`` (no reference counting, no allocation).
 """
 import numpy as np
@@ -570,9 +571,11 @@ def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, l
 
 
 @kernel
-def step_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
+def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """One action by the seat to move (for stepping through a game: every
-    action is played, no cycle is skipped). True when it is over."""
+    action is played, no cycle is skipped). True when it is over. ``seed``,
+    ``unit`` and ``streams`` are the shared shape's (analyser.games): a game
+    of Palace is one hand, dealt by begin_unit_nb, so a step needs none of them."""
     return turn_nb(policies, kinds, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid[0], legal,
                    legal_words_nb(legal), log, False)
 
@@ -590,9 +593,20 @@ def play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
 
 
 @kernel
-def new_game_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
-    """Deal, swap and find the opening player: the state before the first play."""
-    deal_nb(seed, deal, players, settings, streams, pub, priv, hid)
+def begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
+    """Deal, swap and find the opening player: the state before the first play.
+    True when the game is over already (an illegal swap ends it)."""
+    deal_nb(seed, unit, players, settings, streams, pub, priv, hid)
     swap_phase_nb(policies, params, pub[0], priv, hid[0], legal, log)
-    if hid[0]["error"] == ERROR.NONE:
-        start_nb(pub[0], priv, hid[0])
+    if hid[0]["error"] != ERROR.NONE:
+        return True
+    start_nb(pub[0], priv, hid[0])
+    return False
+
+
+@kernel
+def play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
+    """The one place a game is played, for simulation and traces alike."""
+    if not begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal,
+                         log):
+        play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log)

@@ -1,6 +1,6 @@
 """One Palace deal, move by move: the event list behind ``analyser trace``.
 
-The deal is played by the same ``play_deal_nb`` as in simulation, with a log
+The deal is played by the same ``rules.play_unit_nb`` as in simulation, with a log
 buffer switched on, so the trace of deal I with seed S is the game that
 simulate played as deal I with seed S.
 """
@@ -13,9 +13,9 @@ from analyser.games.common import run_trace
 from analyser.games.dispatch import policy_kinds
 from analyser.games.palace.constants import EVENT, MAX_PLAYERS, SETTING, SOURCE_NAMES
 from analyser.games.palace.dispatch import BUILT_IN
-from analyser.games.palace.engine import RECORD_T, play_deal_nb, record_nb
+from analyser.games.palace.engine import RECORD_T, record_nb
 from analyser.games.palace.records import RECORD_DTYPE
-from analyser.games.palace.rules import deal_nb
+from analyser.games.palace.rules import deal_nb, play_unit_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
 from analyser.kernels.cards import card_names
 from analyser.kernels.eventlog import read_events
@@ -27,8 +27,7 @@ TRACE_SIG = trace_signature(POLICIES_T, RECORD_T, types.int64[::1])
 @njit(TRACE_SIG, cache=True)   # allocates the state, with an explicit signature: no kernel
 def trace_nb(seed, deal, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
-    log[0] = 1
-    play_deal_nb(seed, deal, players, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
+    play_unit_nb(seed, deal, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
     record_nb(out[0], deal, pub, hid)
 
 

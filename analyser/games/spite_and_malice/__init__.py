@@ -46,6 +46,13 @@ def _turns_per_round(rec: np.ndarray, players: int) -> np.ndarray:
     return rec["turns"] / np.maximum(rec["rounds"], 1)
 
 
+def most_points(settings: dict[str, int]) -> int:
+    """A seat's most match points: short of the target before its last round won, which scores at most
+    the other's whole payoff pile; with a rounds limit, no more than a whole pile a round."""
+    most = settings["target"] - 1 + settings["payoff_size"]
+    return min(most, settings["rounds"] * settings["payoff_size"]) if settings["rounds"] else most
+
+
 GAME = GameSpec(
     name="spite_and_malice",
     package=__name__,
@@ -79,4 +86,6 @@ GAME = GameSpec(
         Column("decisions", "policy calls", per="unit"),
     ),
     kit=lazy("analyser.games.spite_and_malice.kit:SpiteKit"),
+    cap=lambda players, settings: settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1,
+    score_bounds=lambda players, settings: (0.0, float(most_points(settings))),
 )

@@ -3,7 +3,7 @@
 ``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
 cache. ``simulate`` is the GameSpec entry point. Matches are played by
-rules.play_match_nb, as traces are.
+rules.play_unit_nb, as traces are.
 """
 import numba
 import numpy as np
@@ -13,7 +13,7 @@ from analyser.games.dispatch import with_kinds
 from analyser.games.spite_and_malice.constants import PLAYERS
 from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
-from analyser.games.spite_and_malice.rules import play_match_nb
+from analyser.games.spite_and_malice.rules import play_unit_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.records import record_status_nb
@@ -54,7 +54,7 @@ def record_nb(rec, unit, pub, hid):
 
 
 @njit(cache=True)
-def _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out):
+def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out):
     """Matches lo .. hi - 1, on buffers of this block's own (params and settings
     copied too: a shared array's refcount would bounce between threads)."""
     params = params.copy()
@@ -62,7 +62,7 @@ def _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, o
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_match_nb(seed, first + i, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
+        play_unit_nb(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
         record_nb(out[i], first + i, pub, hid)
 
 
@@ -77,7 +77,7 @@ def simulate_nb(seed, first, players, settings, policies, kinds, params, streams
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, settings, policies, kinds, params, streams, out)
+        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
 
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

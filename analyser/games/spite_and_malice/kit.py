@@ -20,10 +20,8 @@ plays the worlds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
 
-from analyser.games.dispatch import policy_kinds
-from analyser.games.kit import GameKit, RecordsPosition, RolloutKit, WorldBatch, recorded_positions
+from analyser.games.kit import RecordsKit, RecordsPosition
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     DECK,
@@ -42,9 +40,6 @@ from analyser.games.spite_and_malice.constants import (
     card_name,
     discard,
 )
-from analyser.games.spite_and_malice.dispatch import BUILT_IN
-from analyser.games.spite_and_malice.rules import begin_match_nb, step_nb
-from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, POLICIES_T, PRIVATE_DTYPE, PUBLIC_DTYPE, new_state_nb
 
 
 def spread(counts) -> list[int]:
@@ -130,8 +125,9 @@ class SpitePosition(RecordsPosition):
         hd["stock"][: len(stock)] = stock
 
 
-class SpiteKit(GameKit, RolloutKit):
-    honest_args = True          # a policy gets the public record and its own seat's private record only
+class SpiteKit(RecordsKit):
+    package = "analyser.games.spite_and_malice"
+    position = SpitePosition
     fixed_policy = "builder"
 
     def cases(self, game):
@@ -155,9 +151,6 @@ class SpiteKit(GameKit, RolloutKit):
 
     def aborting_rules(self):
         return {"max_moves": 40}
-
-    def cap(self, players, settings):
-        return settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1
 
     def action_text(self, action):
         """"play 7 from hand to build 2", "play the payoff top to build 0", "play side 1's top to
@@ -190,45 +183,3 @@ class SpiteKit(GameKit, RolloutKit):
         """Nothing more (the module docstring): no play is forced, so not playing a card shows
         nothing; a discard or a build from the hand shows the card it plays, which is then public."""
         return None
-
-    def play_worlds(self, worlds, actions, fns, params, settings, seed, first_world):
-        from analyser.games.spite_and_malice.records import RECORD_DTYPE
-        from analyser.games.spite_and_malice.rollout import forced_policy, play_worlds_nb
-
-        b = WorldBatch(worlds, actions, fns, params, BUILT_IN, forced_policy, RECORD_DTYPE)
-        play_worlds_nb(*b.policies(), np.ascontiguousarray(settings, np.int64), *b.records(), seed, first_world,
-                       b.out, b.current)
-        return b.out, b.current
-
-    def play(self, seed, unit, players, settings, fns, params, streams):
-        kinds = policy_kinds(fns, BUILT_IN)
-
-        def playout(pubs, privs, hids):
-            return playout_nb(seed, unit, settings, fns, kinds, params, streams, pubs, privs, hids)
-
-        return recorded_positions(playout, (PUBLIC_DTYPE, PRIVATE_DTYPE, HIDDEN_DTYPE), PLAYERS, 4096,
-                                  SpitePosition, settings)
-
-
-_BYTES = types.uint8[:, ::1]
-
-
-@njit(types.int64(types.int64, types.int64, types.int64[::1], POLICIES_T, types.int64[::1], types.float64[:, ::1],
-                  types.int64[::1], _BYTES, _BYTES, _BYTES), cache=True)
-def playout_nb(seed, unit, settings, policies, kinds, params, streams, pubs, privs, hids):
-    """Play a match as simulate does, keeping the records after the setup and every
-    decision in row i of pubs, privs and hids; returns how many rows (all of them:
-    the buffer was too small)."""
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    over = False
-    n = 0
-    while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
-        n += 1
-        if over or n == pubs.shape[0]:
-            return n
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

@@ -6,7 +6,7 @@ act (``pub["seat"]``), who always has two or more legal actions (a hand card
 can always be discarded; with an empty hand, stopping is legal, and a turn
 with nothing to build ends by itself). Everything forced after a move (a
 completed pile, the win, a refill, the turn's end, the next turn's draw, the
-next round) is done in the same step. ``begin_match_nb`` deals the first round.
+next round) is done in the same step. ``begin_unit_nb`` deals the first round.
 The rule book is docs/rules/spite_and_malice.md. Everything is a ``kernel``:
 no allocation, no refcounts.
 """
@@ -52,8 +52,9 @@ GOES_ON, WON, DRAWN, STOPPED = 0, 1, 2, 3     # what a move leaves the round in 
 
 
 @kernel
-def begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log):
-    """No points yet; round 0 dealt, its starter by the payoff tops."""
+def begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
+    """No points yet; round 0 dealt, its starter by the payoff tops.
+    False: no match ends before its first action (the shape of every game: analyser.games)."""
     reset_nb(pub, priv, hid)
     pb = pub[0]
     hd = hid[0]
@@ -65,6 +66,7 @@ def begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log):
     hd["key"] = unit_key_nb(seed, unit)
     start_round_nb(settings, streams, pub, priv, hid, -1, START_WHY.HIGHER_TOP, log)
     hd["first"] = pb["starter"]
+    return False
 
 
 @kernel
@@ -443,8 +445,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
 
 
 @kernel
-def play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log):
+def play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """The one place a match is played, for simulation and traces alike (``kinds``: dispatch.BUILT_IN)."""
-    begin_match_nb(seed, unit, settings, streams, pub, priv, hid, log)
-    while not step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
-        pass
+    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+    while not over:
+        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)

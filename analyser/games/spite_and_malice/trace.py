@@ -1,6 +1,6 @@
 """One Spite & Malice match, move by move: the event list behind ``analyser trace``.
 
-The match is played by the same ``play_match_nb`` as in simulation, with a log
+The match is played by the same ``play_unit_nb`` as in simulation, with a log
 buffer switched on, so the trace of match I with seed S is the match that
 simulate played as match I with seed S. Every event inside the match carries
 its ``round``; the setup and the result belong to the whole match. Cards are
@@ -26,7 +26,7 @@ from analyser.games.spite_and_malice.constants import (
 from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.engine import RECORD_T, record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
-from analyser.games.spite_and_malice.rules import play_match_nb
+from analyser.games.spite_and_malice.rules import play_unit_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
 from analyser.kernels.eventlog import HEAD, MAX_EVENT_VALUES, read_events
 from analyser.kernels.signatures import trace_signature
@@ -39,8 +39,7 @@ MAX_LOG = 1 << 25         # words (128 MB): a match that needs more is refused
 @njit(TRACE_SIG, cache=True)
 def trace_nb(seed, unit, players, settings, policies, kinds, params, streams, log, out):
     pub, priv, hid, legal = new_state_nb()
-    log[0] = 1
-    play_match_nb(seed, unit, settings, policies, kinds, params, streams, pub, priv, hid, legal, log)
+    play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
     record_nb(out[0], unit, pub, hid)
 
 

@@ -16,6 +16,8 @@ from analyser.games.palace.state import PLAY_WORDS, POLICY_SIG, new_state_nb
 from analyser.kernels.cards import card_name, parse_card, rank_value
 from tests.games.table import StateTable, scripted_policy
 
+STREAMS = np.arange(MAX_PLAYERS, dtype=np.int64)   # the streams a step is handed (a Palace step reads none)
+
 scripted = scripted_policy(POLICY_SIG)
 
 
@@ -109,8 +111,8 @@ class Table(StateTable):
         params = np.zeros((MAX_PLAYERS, 8))
         params[:, 0] = -1 if action is None else action
         pointers = np.zeros(MAX_PLAYERS, np.int64)     # every seat through its pointer (dispatch.POINTER)
-        over = stepwise.step((scripted,) * MAX_PLAYERS, pointers, params, self.settings, self.pub, self.priv,
-                             self.hid, self.legal, self.log)
+        over = stepwise.step(0, 0, self.settings, STREAMS, (scripted,) * MAX_PLAYERS, pointers, params, self.pub,
+                             self.priv, self.hid, self.legal, self.log)
         assert self.hid[0]["error"] == 0, "the scripted action was illegal"
         return bool(over)
 

@@ -54,11 +54,12 @@ def test_stepping_plays_every_action_of_a_cycling_game():
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)         # no trace log, as in a simulation
     kinds = policy_kinds(runner.fns, BUILT_IN)
-    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
-                      pub, priv, hid, legal, log)
+    stepwise.begin_unit(1, deal, 4, runner.settings, runner.streams, runner.fns, kinds, runner.params,
+                        pub, priv, hid, legal, log)
     swaps = hid[0]["actions"]
     steps = 0
-    while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
+    while not stepwise.step(1, deal, runner.settings, runner.streams, runner.fns, kinds, runner.params, pub, priv, hid,
+                         legal, log):
         steps += 1
     assert hid[0]["aborted"] and hid[0]["actions"] == 5000
     assert swaps + steps == 5000        # one action a step: nothing skipped

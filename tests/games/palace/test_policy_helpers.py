@@ -56,10 +56,11 @@ def test_pickup_counts_its_voluntary_pickups_in_its_memory_per_game():
     log = np.zeros(0, np.int32)
     counts = []
     for deal in range(25):
-        stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
-                          pub, priv, hid, legal, log)
+        stepwise.begin_unit(1, deal, 4, runner.settings, runner.streams, runner.fns, kinds, runner.params,
+                            pub, priv, hid, legal, log)
         assert not priv["memory"].any()
-        while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
+        while not stepwise.step(1, deal, runner.settings, runner.streams, runner.fns, kinds, runner.params, pub, priv,
+                                hid, legal, log):
             pass
         assert priv[2]["memory"][VOLUNTARY_SLOT] == hid[0]["voluntary"][2]
         assert not priv[[0, 1, 3]]["memory"].any()
@@ -78,8 +79,9 @@ def test_pickup_without_a_limit_counts_nothing():
     kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
-    stepwise.new_game(1, deal, 4, runner.settings, runner.fns, kinds, runner.params, runner.streams,
-                      pub, priv, hid, legal, log)
-    while not stepwise.step(runner.fns, kinds, runner.params, runner.settings, pub, priv, hid, legal, log):
+    stepwise.begin_unit(1, deal, 4, runner.settings, runner.streams, runner.fns, kinds, runner.params,
+                        pub, priv, hid, legal, log)
+    while not stepwise.step(1, deal, runner.settings, runner.streams, runner.fns, kinds, runner.params, pub, priv, hid,
+                            legal, log):
         assert not priv["memory"].any()
     assert hid[0]["voluntary"][:4].sum() > 100

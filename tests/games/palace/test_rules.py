@@ -619,8 +619,8 @@ def test_new_game_starter_holds_lowest_rank():
     settings = np.array([0, 0, 5000], np.int64)
     for players in (2, 3, 4):
         for deal in range(5):
-            stepwise.new_game(7, deal, players, settings, (_swap_done,) * MAX_PLAYERS, POINTERS, params, STREAMS,
-                              pub, priv, hid, lg, log)
+            stepwise.begin_unit(7, deal, players, settings, STREAMS, (_swap_done,) * MAX_PLAYERS, POINTERS, params,
+                                pub, priv, hid, lg, log)
             pb = pub[0]
             lowest = min(r for s in range(players) for r in range(1, 13) if priv[s]["counts"][r] > 0)
             assert pb["phase"] == PHASE.PLAY and pb["first_play"]
@@ -686,8 +686,8 @@ def test_every_seat_swaps_from_the_dealt_table(players):
     dealt = pub[0]["face_up"].copy()
     log = np.zeros(4096, np.int32)
     log[0] = 1
-    stepwise.new_game(5, 0, players, settings, (_watcher,) * MAX_PLAYERS, POINTERS, params, STREAMS, pub, priv, hid,
-                      lg, log)
+    stepwise.begin_unit(5, 0, players, settings, STREAMS, (_watcher,) * MAX_PLAYERS, POINTERS, params, pub, priv, hid,
+                        lg, log)
     pb = pub[0]
     seen = [_row_code(dealt[s]) for s in range(players)]
     swaps = [e for e in decode_log(log) if e["type"] == "swap"]
@@ -724,9 +724,10 @@ def test_max_actions_cap_aborts_dealt_game():
     params = np.zeros((MAX_PLAYERS, 1))
     settings = np.array([0, 0, 10], np.int64)
     pols = (lowest_policy,) * MAX_PLAYERS
-    stepwise.new_game(3, 0, 4, settings, pols, policy_kinds(pols, BUILT_IN), params, STREAMS, pub, priv, hid, lg, log)
+    kinds = policy_kinds(pols, BUILT_IN)
+    stepwise.begin_unit(3, 0, 4, settings, STREAMS, pols, kinds, params, pub, priv, hid, lg, log)
     steps = 0
-    while not stepwise.step(pols, policy_kinds(pols, BUILT_IN), params, settings, pub, priv, hid, lg, log):
+    while not stepwise.step(3, 0, settings, STREAMS, pols, kinds, params, pub, priv, hid, lg, log):
         steps += 1
         assert steps <= 10
     assert hid[0]["aborted"]

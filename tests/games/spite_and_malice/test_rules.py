@@ -16,7 +16,7 @@ from analyser.games.registry import get_game
 from analyser.games.spite_and_malice.constants import ACTION, DECK, ERROR, N_CARDS, SIDE_END, build, discard
 from analyser.games.spite_and_malice.engine import record_nb
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
-from analyser.games.spite_and_malice.rules import begin_match_nb
+from analyser.games.spite_and_malice.rules import begin_unit_nb
 from analyser.games.spite_and_malice.state import new_state_nb
 from analyser.kernels.rng import below_nb, shuffle_from_nb, stream_seed_nb
 from analyser.testing.checks import entry
@@ -270,13 +270,19 @@ def test_after_a_drawn_round_the_player_who_did_not_start_it_starts():
 # --------------------------------------------------------------------------- the first starter
 
 
+def begun(seed, unit, settings):
+    """The state after rules.begin_unit_nb: the first round dealt (no policy is asked)."""
+    pub, priv, hid, legal = new_state_nb()
+    begin_unit_nb(seed, unit, 2, settings, STREAMS, (), np.zeros(2, np.int64), np.zeros((2, 1)), pub, priv, hid, legal,
+                  np.zeros(0, np.int32))
+    return pub, priv, hid
+
+
 def test_the_higher_payoff_top_starts_the_first_round_and_a_tie_goes_to_the_rounds_stream():
     settings = settings_row()
-    log = np.zeros(0, np.int32)
     ties = Counter()
     for unit in range(300):
-        pub, priv, hid, _ = new_state_nb()
-        begin_match_nb(3, unit, settings, STREAMS, pub, priv, hid, log)
+        pub, priv, hid = begun(3, unit, settings)
         tops = pub[0]["payoff_top"].tolist()
         # the round's stream: the shuffle, then (tied tops) one draw
         st = np.array([stream_seed_nb(3, unit, 0)], np.uint64)
@@ -293,8 +299,7 @@ def test_the_higher_payoff_top_starts_the_first_round_and_a_tie_goes_to_the_roun
 
 
 def test_the_deal_follows_the_rule_book():
-    pub, priv, hid, _ = new_state_nb()
-    begin_match_nb(3, 5, settings_row(payoff_size=7), STREAMS, pub, priv, hid, np.zeros(0, np.int32))
+    pub, priv, hid = begun(3, 5, settings_row(payoff_size=7))
     st = np.array([stream_seed_nb(3, 5, 0)], np.uint64)
     deck = DECK.copy()
     shuffle_from_nb(st, deck, 1)
