@@ -307,7 +307,7 @@ def test_the_policies_verdict_says_when_the_ratings_do_not_fit():
                "equilibrium": pd.DataFrame({"policy": ["saver", "lowest"], "weight": [0.7, 0.3]})}
     text = verdicts.policies_verdict(summary)
     assert text.startswith("The names builder and patient are one policy")
-    assert "The ratings do not fit the results: dispersion 1.2e+04" in text
+    assert "The ratings do not fit the results: misfit chi2 / df 1.2e+04" in text
     assert "Head to head, saver beats lowest (significant at FDR 5%): +4.0 points of win share for saver " \
            "[+2.0, +6.0]" in text
     assert "the ratings (not to be trusted here) put lowest first" in text
