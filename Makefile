@@ -33,8 +33,10 @@ demo: $(VENV)/.installed
 	    --policy saver --policy lowest --policy pickup --policy random \
 	    --deals 1000000 --seed 1
 
+# Over every core (pytest-xdist): each worker compiles its share of the games before it collects
+# (tests/warm.py), and a module's tests that share a module fixture run in one worker (tests/conftest.py).
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 # ruff over the code, the tests, the scripts and the notebooks; import-linter's contracts
 # (pyproject.toml: layers, one game never importing another, no cycles); no private name
