@@ -17,23 +17,33 @@ from analyser.analyses.rollout import position_at
 from analyser.analyses.trace import trace
 from analyser.cli.main import app
 from analyser.engine.config import RunConfig
+from analyser.games.registry import game_names, get_game
 
-CASES = {   # small units, to stay fast
-    "palace": dict(seed=1, deal=0),
-    "enemy_anemone": dict(seed=1, deal=0, players=3, rules={"hands": 2}),
-    "olenon": dict(seed=1, deal=0, rules={"rounds": 2}),
-    "spite_and_malice": dict(seed=1, deal=0, rules={"payoff_size": 5, "target": 8}),
-}
+GAMES = [name for name in game_names() if get_game(name).view is not None]   # every game with a replay view
+PALACE = dict(seed=1, deal=0, players=4)       # a game in which a seat other than 0 picks up the pile
+
+
+def case(game: str) -> dict:
+    """Unit 0 of seed 1 in the game's first kit case (small, as the kit plays it)."""
+    spec = get_game(game)
+    players, rules = spec.kit().cases(spec)[0]
+    return dict(seed=1, deal=0, players=players, rules=rules)
+
+
+def page(game: str, kw: dict, folder):
+    r = replay(game, **kw)
+    return r, r.save(folder / f"{game}.html")
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
     folder = tmp_path_factory.mktemp("replay")
-    out = {}
-    for game, kw in CASES.items():
-        r = replay(game, **kw)
-        out[game] = (r, r.save(folder / f"{game}.html"))
-    return out
+    return {game: page(game, case(game), folder) for game in GAMES}
+
+
+@pytest.fixture(scope="module")
+def palace(tmp_path_factory):
+    return page("palace", PALACE, tmp_path_factory.mktemp("palace"))
 
 
 def states(stream) -> list:
@@ -50,14 +60,14 @@ def states(stream) -> list:
 
 
 def positions(game):
-    kw = CASES[game]
+    kw = case(game)
     config = RunConfig.build(game, players=kw.get("players"), deals=1, seed=kw["seed"], rules=kw.get("rules"),
                              first_deal=kw["deal"])
     history, kit, _ = position_at(config, None)
     return history, kit
 
 
-@pytest.mark.parametrize("game", list(CASES))
+@pytest.mark.parametrize("game", GAMES)
 def test_seat_views_hold_only_what_the_seat_sees_or_knows(pages, game):
     data = pages[game][0].data
     history, kit = positions(game)
@@ -89,9 +99,9 @@ def palace_pickup(data) -> tuple[int, int]:
                 if s.get("d", {}).get("seat", 0) != 0 and data["actions"][str(s["d"]["chosen"])] == "pick up the pile")
 
 
-def test_palace_seat_view_shows_a_picked_up_pile_and_hides_the_rest(pages):
-    data = pages["palace"][0].data
-    setup = trace("palace", **CASES["palace"]).events[0]
+def test_palace_seat_view_shows_a_picked_up_pile_and_hides_the_rest(palace):
+    data = palace[0].data
+    setup = trace("palace", **PALACE).events[0]
     seat0, everything = states(data["views"]["0"]), states(data["views"]["all"])
     step, seat = palace_pickup(data)
     hand = data["places"].index(f"hand{seat}")
@@ -125,8 +135,8 @@ def test_cli_writes_a_page_and_refuses_bad_input(tmp_path):
         assert r.exit_code == 2 and "cannot write" in r.output, r.output
 
 
-def test_jupyter_shows_it_inline(pages):
-    shown = pages["olenon"][0]._repr_html_()
+def test_jupyter_shows_it_inline(palace):
+    shown = palace[0]._repr_html_()
     assert shown.startswith("<iframe srcdoc=") and "&lt;script" in shown
 
 
@@ -170,7 +180,7 @@ def severe(driver) -> list:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
-@pytest.mark.parametrize("game", list(CASES))
+@pytest.mark.parametrize("game", GAMES)
 def test_every_step_draws_without_a_script_error(pages, browser, game):
     data, path = pages[game][0].data, pages[game][1]
     browser.get(path.as_uri())
@@ -189,8 +199,8 @@ def test_every_step_draws_without_a_script_error(pages, browser, game):
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20      # a drawn table, not a blank page
 
 
-def test_palace_seat_view_in_the_browser(pages, browser):
-    data, path = pages["palace"][0].data, pages["palace"][1]
+def test_palace_seat_view_in_the_browser(palace, browser):
+    data, path = palace[0].data, palace[1]
     step, seat = palace_pickup(data)
     mine, everything = states(data["views"]["0"])[step], states(data["views"]["all"])[step]
     hand = data["places"].index(f"hand{seat}")

@@ -5,7 +5,9 @@ the setup and after each action, the decision at each position (legal actions an
 policy chose), and per seat what that seat could know there (``Position.seen_by`` and
 ``worlds.Knowledge``, so the cards it saw go into a hidden place stay shown). Each view is a
 snapshot every SNAPSHOT_EVERY steps plus the changed locations of each step, so a Spite & Malice
-match stays well under a megabyte. The page itself is analyser.io.replay_page.
+match stays well under a megabyte. What only the game knows (which places a seat's box
+holds, card names, the status line, each action's trace line) is its view (GameSpec.view,
+analyser.games.view). The page itself is analyser.io.replay_page.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyser.analyses.rollout import position_at
+from analyser.analyses.rollout import fresh, position_at
 from analyser.analyses.trace import trace
 from analyser.engine.config import RunConfig
 from analyser.errors import UserError
@@ -25,8 +27,6 @@ from analyser.io.replay_page import check_page_path, page_html
 
 SNAPSHOT_EVERY = 64
 SEAT_PLACE = re.compile(r"^([a-z_]+?)(\d+)(?:_(\d+))?$")       # hand2, payoff_top1, side0_3
-LOG_TAG = re.compile(r"^\s+(t\d+|\d+\.)\s")                      # "  t3 s1: ...", "    12. seat 0 ..."
-SECTION = re.compile(r"^(?:Hand|Round) (\d+) ")
 
 
 @dataclass
@@ -60,6 +60,7 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
     ``rollouts``: rollouts of this unit's positions (RolloutResult, or the files ``analyser rollout
     --out`` writes), each shown at its step beside the legal actions."""
     config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
+    view = game_view(config.game)
     played = trace(game, seed=seed, deal=deal, players=players, policies=policies, rules=rules)
     with quiet_first_class():
         history, kit, runner = position_at(config, None)
@@ -67,7 +68,6 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         decisions = [_decision(p, kit, runner) for p in history]
         dealt = kit.dealt(config.seed, config.first_deal, config.players, runner.settings, runner.streams)
         dealt = None if dealt is None else Cached(dealt)
-    spec = GAMES[config.game.name]
     places = list(history[0].locations())
     text = played.text().splitlines()
     deck = sorted(set(history[0].deck()))
@@ -78,7 +78,7 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         views[str(seat)] = _stream(seen)
         hidden_moves[str(seat)] = moves
     public = set.intersection(*(history[0].seen_by(s) for s in range(config.players)))
-    statuses = [spec.status(p.pub[0]) for p in history]
+    statuses = [view.status(p) for p in history]
     valued = rollout_values(rollouts, config, decisions)
     order = sorted({d["chosen"] for d in decisions if d} | {a for d in decisions if d for a in d["legal"]})
     for d in decisions:
@@ -88,15 +88,23 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         "game": config.game.name, "title": text[0], "seed": config.seed, "deal": config.first_deal,
         "unit": config.game.unit, "sub_unit": config.game.sub_unit, "players": config.players,
         "policies": config.metadata()["policies"], "places": places,
-        "labels": [_label(n, spec.seat_places) for n in places], "public": [n in public for n in places],
-        "layout": _layout(places, spec.seat_places, config.players),
-        "cards": {str(c): spec.card(c) for c in deck}, "red": [str(c) for c in deck if spec.red(c)],
+        "labels": [_label(n, view) for n in places], "public": [n in public for n in places],
+        "layout": _layout(places, view.seat_places, config.players),
+        "cards": {str(c): view.card(c) for c in deck}, "red": [str(c) for c in deck if view.red(c)],
         "actions": {str(a): kit.action_text(a) for a in order}, "action_order": order,
         "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
         "steps": [_step(i, decisions, statuses) | ({"r": valued[i]} if i in valued else {})
                   for i in range(len(history))],
-        "lines": _log_lines(config.game.name, played.events, text, len(history)),
+        "lines": _log_lines(view, played.events, text, len(history)),
     })
+
+
+def game_view(spec):
+    """The game's replay view (GameSpec.view); a game without one is refused in one line."""
+    if spec.view is None:
+        raise UserError(f"{spec.name} has no replay view: its GameSpec names no view "
+                        "(analyser.games.view.GameView)")
+    return spec.view()
 
 
 class Cached:
@@ -125,7 +133,7 @@ def _decision(position, kit, runner) -> dict | None:
     if found is None:
         return None
     seat, args = found
-    chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
+    chosen = int(runner.fns[seat](*fresh(args), runner.params[seat]))
     return {"seat": seat, "legal": [int(a) for a in kit.legal_actions(args)], "chosen": chosen}
 
 
@@ -237,125 +245,17 @@ def _layout(places: list[str], seat_places: tuple, players: int) -> dict:
     return {"seats": seats, "shared": shared}
 
 
-LABELS = {"up": "face up", "down": "face down", "draw": "draw pile", "set_aside": "set aside",
-          "payoff_top": "payoff top", "payoff": "payoff (face down)", "won": "won", "discards": "discards"}
-
-
-def _label(name: str, seat_places: tuple) -> str:
+def _label(name: str, view) -> str:
     """``hand2`` -> "hand" (it is drawn in seat 2's box), ``side0_3`` -> "side 3", ``build1`` -> "build 1"."""
     m = SEAT_PLACE.match(name)
     if m is None:
-        return LABELS.get(name, name.replace("_", " "))
-    base = LABELS.get(m.group(1), m.group(1).replace("_", " "))
-    index = m.group(3) if m.group(3) is not None else None if m.group(1) in seat_places else m.group(2)
+        return view.labels.get(name, name.replace("_", " "))
+    base = view.labels.get(m.group(1), m.group(1).replace("_", " "))
+    index = m.group(3) if m.group(3) is not None else None if m.group(1) in view.seat_places else m.group(2)
     return base if index is None else f"{base} {index}"
 
 
-def _log_lines(game: str, events: list[dict], text: list[str], steps: int) -> list[int]:
-    """The trace line of each step's action (step 0: the first line): the action's numbered line
-    (Palace) or its trick's or turn's line in its hand's or round's section."""
-    where, section = {}, None
-    for k, line in enumerate(text):
-        if m := SECTION.match(line):
-            section = int(m.group(1))
-        elif m := LOG_TAG.match(line):
-            where.setdefault((section, m.group(1)), k)
-    tags = GAMES[game].tags(events)
-    lines = [0]
-    for tag in tags[: steps - 1]:
-        lines.append(where.get(tag, lines[-1]))
+def _log_lines(view, events: list[dict], text: list[str], steps: int) -> list[int]:
+    """The trace line of each step's action (step 0: the first line), from the game's view."""
+    lines = [0, *view.lines(events, text)[: steps - 1]]
     return lines + [lines[-1]] * (steps - len(lines))
-
-
-@dataclass(frozen=True)
-class GameView:
-    """What the page needs of one game beyond its kit: which places belong to a seat, card names,
-    the public status line of a position, and each action's trace line (``tags``)."""
-    seat_places: tuple
-    card: object
-    status: object
-    tags: object
-    red: object = staticmethod(lambda c: False)
-
-
-def _palace_card(c: int) -> str:
-    from analyser.kernels.cards import card_name
-
-    return card_name(c)
-
-
-def _palace_status(pb) -> dict:
-    out = [f"out, place {int(p)}" if p else "" for p in pb["place"][: pb["players"]]]
-    return {"seats": out, "info": f"seat {int(pb['seat'])} to play"}
-
-
-def _palace_tags(events) -> list:
-    return [(None, f"{k}.") for k in range(1, 1 + sum(e["type"] in ("play", "pickup") for e in events))]
-
-
-def _anemone_card(c: int) -> str:
-    from analyser.games.enemy_anemone.constants import card_name
-
-    return card_name(c)
-
-
-def _anemone_status(pb) -> dict:
-    n = int(pb["players"])
-    seats = [f"won {int(pb['won_points'][s])} pts, total {int(pb['totals'][s])}, tokens "
-             + ("+2" * int(pb["twos"][s]) + "+1" * int(pb["ones"][s]) or "none") for s in range(n)]
-    return {"seats": seats, "sub": int(pb["hand"]),
-            "info": f"hand {int(pb['hand'])} of {int(pb['hands'])}, trick {int(pb['trick']) + 1}, "
-                    f"seat {int(pb['seat'])} to play, token supply {int(pb['supply'])}"}
-
-
-def _trick_tags(actions: tuple, sub: str, trick_end: str):
-    def tags(events) -> list:
-        out, trick = [], 1
-        for e in events:
-            if e["type"] in ("deal", trick_end):
-                trick = 1 if e["type"] == "deal" else trick + 1
-            elif e["type"] in actions:
-                out.append((e[sub], f"t{trick}"))
-        return out
-
-    return tags
-
-
-def _olenon_status(pb) -> dict:
-    won = [int(x) for x in pb["team_rounds"]]
-    return {"seats": [f"team {s % 2}" for s in range(len(pb["hand_len"]))], "sub": int(pb["round"]),
-            "info": f"round {int(pb['round'])}, rounds won {won[0]}-{won[1]} (of {int(pb['rounds'])}), "
-                    f"trick {int(pb['trick']) + 1}, seat {int(pb['seat'])} to act"}
-
-
-def _spite_card(v: int) -> str:
-    from analyser.games.spite_and_malice.constants import card_name
-
-    return card_name(v)
-
-
-def _spite_status(pb) -> dict:
-    return {"seats": [f"{int(p)} points" for p in pb["points"]], "sub": int(pb["round"]),
-            "info": f"round {int(pb['round'])}, turn {int(pb['turn'])}, seat {int(pb['seat'])} to act, "
-                    f"match to {int(pb['target'])} points"}
-
-
-def _spite_tags(events) -> list:
-    out, turn = [], 0
-    for e in events:
-        if e["type"] == "turn":
-            turn = e["turn"]
-        elif e["type"] in ("build", "discard", "stop"):
-            out.append((e["round"], f"t{turn}"))
-    return out
-
-
-GAMES = {
-    "palace": GameView(("hand", "up", "down"), _palace_card, _palace_status, _palace_tags,
-                       lambda c: c & 3 in (1, 2)),
-    "enemy_anemone": GameView(("hand", "discards", "won"), _anemone_card, _anemone_status,
-                              _trick_tags(("play", "discard"), "hand", "trick")),
-    "olenon": GameView(("hand", "passed"), str, _olenon_status,
-                       _trick_tags(("play", "pass", "replace"), "round", "trick_end")),
-    "spite_and_malice": GameView(("payoff_top", "payoff", "hand", "side"), _spite_card, _spite_status, _spite_tags),
-}

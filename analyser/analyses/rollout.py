@@ -74,12 +74,17 @@ class RolloutResult:
                 f"{m['seat']}, {len(self.table)} actions x {m['trials']:,} worlds; best {self.best()}>")
 
 
-def position_at(config: RunConfig, step: int | None):
+def position_at(config: RunConfig, step: int | None, worlds: bool = False):
     """The unit's positions up to the one before action ``step`` (None: to the end; the kit's
-    play), the kit and the configuration's runner."""
-    kit = config.game.kit()
+    play), the kit and the configuration's runner. A game whose kit is no RolloutKit (or, with
+    ``worlds``, has no ``play_worlds`` of its own) is refused in one line naming the hook."""
+    name = config.game.name
+    kit = config.game.kit() if config.game.kit is not None else None
     if not isinstance(kit, RolloutKit):
-        raise UserError(f"rollouts are not built for {config.game.name} yet")
+        raise UserError(f"{name} has no rollout hooks: its kit (GameSpec.kit) is no analyser.games.kit.RolloutKit")
+    if worlds and not plays_worlds(kit):
+        raise UserError(f"{name} cannot play worlds out: its kit has no play_worlds hook "
+                        "(analyser.games.kit.RolloutKit.play_worlds)")
     from analyser.engine.local import ChunkRunner
 
     runner = ChunkRunner(config)
@@ -94,6 +99,17 @@ def position_at(config: RunConfig, step: int | None):
         raise UserError(f"{config.game.unit} {config.first_deal} of seed {config.seed} has "
                         f"{len(history) - 1} actions, so no step {step}")
     return history, kit, runner
+
+
+def fresh(args: tuple) -> list:
+    """Copies of a policy's arguments (``Position.decision``'s), as the kit makes them: a policy
+    writes into its stream and memory; a seat number is passed as it is."""
+    return [a.copy() if isinstance(a, (np.ndarray, np.void)) else a for a in args]
+
+
+def plays_worlds(kit) -> bool:
+    """Whether a game's kit plays worlds out (its own RolloutKit.play_worlds), so it can be rolled out."""
+    return isinstance(kit, RolloutKit) and type(kit).play_worlds is not RolloutKit.play_worlds
 
 
 def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, seat: int | None = None,
@@ -121,7 +137,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
         seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
     with quiet_first_class():
-        history, kit, runner = position_at(config, step)
+        history, kit, runner = position_at(config, step, worlds=True)
         decision = history[-1].decision(forced=True)
         if decision is None:
             raise UserError(f"no seat is to move before action {step}: the {config.game.unit} is over")
@@ -190,7 +206,7 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     position = history[-1]
     mover, args = position.decision(forced=True)
     legal = kit.legal_actions(args)
-    copies = [a.copy() for a in args]
+    copies = fresh(args)
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     dealt, _, knowledge = knowledge_of(history, mover, kit, runner)
     sampler = kit.world_sampler(history, mover, knowledge, dealt)
@@ -432,7 +448,7 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
     seat = whole_number(seat, "the seat", 0, config.players - 1)
     threads = set_threads(threads)
     with quiet_first_class():
-        history, kit, runner = position_at(config, None)
+        history, kit, runner = position_at(config, None, worlds=True)
         steps = [k for k, p in enumerate(history, start=1) if (d := p.decision()) is not None and d[0] == seat]
         if not steps:
             raise UserError(f"seat {seat} has no real decision in {config.game.unit} {deal} of seed {seed}")
@@ -499,7 +515,7 @@ def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None,
             if decision is None:
                 continue
             seat, args = decision
-            chosen = int(runner.fns[seat](*[a.copy() for a in args], runner.params[seat]))
+            chosen = int(runner.fns[seat](*fresh(args), runner.params[seat]))
             rows.append({"step": step, "seat": seat, "choices": len(kit.legal_actions(args)),
                          "played": kit.action_text(chosen)})
     return pd.DataFrame(rows, columns=["step", "seat", "choices", "played"])

@@ -44,8 +44,9 @@ outside the package, with its own state layout). What a game writes
   candidate action, its streams reseeded by analyser.kernels.worlds).
 - ``kit.py``: its ``RecordsPosition`` (where the cards are, what a seat sees) and a
   ``RecordsKit`` naming its facts as class attributes (analyser.games.kit).
+- ``view.py``: how a replay page shows it (analyser.games.view.GameView), named by ``view``.
 
-``__init__.py`` and ``trace_text.py`` are left out of the game's compile-cache key
+``__init__.py``, ``trace_text.py`` and ``view.py`` are left out of the game's compile-cache key
 (analyser.kernels.cache.PLAIN_GAME_FILES), so editing a description or a trace's
 wording recompiles nothing: no kernel may live in them, and nothing compiled may read
 a value from them (tests/test_cache.py checks both).

@@ -142,6 +142,7 @@ class GameSpec:
       trace_text(events) -> the trace for people.
       policy_error(records) -> the seat whose policy chose an illegal action, or None.
       kit() -> the hooks of the shared test kit (analyser.games.kit.GameKit).
+      view() -> how a replay page shows the game (analyser.games.view.GameView).
 
     What the kit checks every unit against, declared rather than guessed (as OpenSpiel's game
     type declares utility bounds and a maximum length):
@@ -188,6 +189,7 @@ class GameSpec:
     kit: Callable[[], object] | None = None
     cap: Callable[[int, dict[str, int]], int] | None = None                            # see above
     score_bounds: Callable[[int, dict[str, int]], tuple[float, float]] | None = None  # see above
+    view: Callable[[], object] | None = None              # None: no replay page
 
     def __post_init__(self):
         for name, target in ENTRY_POINTS.items():

@@ -9,7 +9,7 @@ the sources it can depend on, and by nothing else:
   a hash of ``analyser/kernels/`` (the only shared compiled code);
 - ``numba/<kernels>/<game>-<game key>/``: a game's functions
   (``analyser/games/<game>/...``), keyed also by a hash of that game's folder
-  but its GameSpec and trace text (PLAIN_GAME_FILES), so an edit to one game's
+  but its GameSpec, trace text and replay view (PLAIN_GAME_FILES), so an edit to one game's
   rules or policies recompiles only that game;
 - ``numba/<kernels>/external-<folder key>/``: functions outside the package
   decorated with :func:`analyser.kernels.jit.jit` (or ``kernel``), such as a
@@ -17,9 +17,10 @@ the sources it can depend on, and by nothing else:
   the function's file and that folder's path.
 
 Nothing else is in a key: an edit to the CLI, the engine, an analysis, a
-report, a game's GameSpec or trace text, or a message recompiles nothing. Functions outside the package that are
-not decorated through ``analyser.kernels.jit`` are left to numba's own
-locators, exactly as without the analyser (``NUMBA_CACHE_DIR`` is the user's).
+report, a game's GameSpec, trace text or replay view, or a message recompiles
+nothing. Functions outside the package that are not decorated through
+``analyser.kernels.jit`` are left to numba's own locators, exactly as without
+the analyser (``NUMBA_CACHE_DIR`` is the user's).
 
 Importing this module puts :class:`PackageCacheLocator` first in numba's list
 of cache locators (numba picks a function's locator when it is decorated);
@@ -68,8 +69,9 @@ def _memo_key(root: Path, part: str, recursive: bool = True, skip: tuple[str, ..
 
 
 # A game's files that hold no compiled code and that no compiled code reads: its GameSpec
-# (names, descriptions, defaults) and the text of its traces. Editing them recompiles nothing.
-PLAIN_GAME_FILES = ("__init__.py", "trace_text.py")
+# (names, descriptions, defaults), the text of its traces and its replay view. Editing them
+# recompiles nothing.
+PLAIN_GAME_FILES = ("__init__.py", "trace_text.py", "view.py")
 
 
 def game_key(package_dir: Path, game: str) -> str:

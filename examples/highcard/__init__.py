@@ -76,7 +76,7 @@ GAME = GameSpec(
     win_total=lambda n: 2.0,
     columns=(Column("hands_won", "hands won by the seat's team"), Column("ties", "tied hands", per="unit")),
     simulate=lazy(f"{__name__}.rules:simulate_nb"), trace=_trace, trace_text=_trace_text,
-    policy_error=_policy_error, kit=lazy(f"{__name__}.kit:HighCardKit"),
+    policy_error=_policy_error, kit=lazy(f"{__name__}.kit:HighCardKit"), view=lazy(f"{__name__}.view:HighCardView"),
     cap=lambda players, settings: min(settings["max_actions"], SEATS * settings["hands"]),
     score_bounds=lambda players, settings: (0.0, float(settings["hands"])),   # the team's hands won
 )

@@ -1,7 +1,11 @@
-"""High card's hooks for the analyser's game checks (see analyser.games.kit)."""
+"""High card's hooks for the analyser's game checks and replay pages (see analyser.games.kit).
+
+It has no compiled play-out of worlds (``RolloutKit.play_worlds``), so ``analyser rollout``
+and ``review`` say so; everything that reads only its positions (``replay``, ``rollout
+--list``) works."""
 import numpy as np
 
-from analyser.games.kit import GameKit, Position
+from analyser.games.kit import GameKit, Position, RolloutKit
 
 from . import rules
 from .rules import DECK, SEATS, TABLE_DTYPE
@@ -43,7 +47,7 @@ class HighCardPosition(Position):
         return self.table[0]["memory"][seat]
 
 
-class HighCardKit(GameKit):
+class HighCardKit(GameKit, RolloutKit):
     honest_args = False          # a policy is handed the whole table: only decisions can be compared
     fixed_policy = "high"
 
@@ -52,6 +56,12 @@ class HighCardKit(GameKit):
 
     def aborting_rules(self):
         return {"max_actions": 7}
+
+    def action_text(self, action):
+        return f"play the card in slot {action}"
+
+    def shuffled(self, before, after):
+        return before.table[0]["hand"] != after.table[0]["hand"]     # every hand is dealt anew
 
     def play(self, seed, unit, players, settings, fns, params, streams):
         table = np.zeros(1, TABLE_DTYPE)

@@ -58,4 +58,5 @@ GAME = GameSpec(
     kit=lazy("analyser.games.enemy_anemone.kit:AnemoneKit"),
     cap=lambda players, settings: settings["max_actions"],
     score_bounds=lambda players, settings: (0.0, float(settings["hands"] * deck_points(players))),
+    view=lazy("analyser.games.enemy_anemone.view:AnemoneView"),
 )

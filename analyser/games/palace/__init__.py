@@ -49,4 +49,5 @@ GAME = GameSpec(
     kit=lazy("analyser.games.palace.kit:PalaceKit"),
     cap=lambda players, settings: settings["max_actions"],
     score_bounds=lambda players, settings: (0.0, 1.0),      # 1 for every seat but the loser
+    view=lazy("analyser.games.palace.view:PalaceView"),
 )

@@ -88,4 +88,5 @@ GAME = GameSpec(
     kit=lazy("analyser.games.spite_and_malice.kit:SpiteKit"),
     cap=lambda players, settings: settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1,
     score_bounds=lambda players, settings: (0.0, float(most_points(settings))),
+    view=lazy("analyser.games.spite_and_malice.view:SpiteView"),
 )
