@@ -46,11 +46,11 @@ lint: $(VENV)/.installed-test
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python .ci/private_imports.py
 
+# The registered games, from the registry (a new game needs no line here).
+GAMES = $(shell $(BIN)/python -c 'from analyser.games.registry import game_names; print(*game_names())')
+
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/bench.py palace
-	$(BIN)/python benchmarks/bench.py enemy_anemone
-	$(BIN)/python benchmarks/bench.py olenon
-	$(BIN)/python benchmarks/bench.py spite_and_malice
+	$(foreach game,$(GAMES),$(BIN)/python benchmarks/bench.py $(game) &&) true
 
 # Every statistical claim checked over 100 seeds (about 16 minutes on two cores): benchmarks/RESULTS.md.
 calibrate: $(VENV)/.installed
@@ -64,11 +64,15 @@ calibrate: $(VENV)/.installed
 
 # The example balance reports in reports/ (reports/README.md: what each plays, how long it takes): each game's
 # Markdown, JSON and figures, then the same report as one HTML page (the same seed, so the same numbers).
+# REPORT_SIZE_<game>: the units per run and deals per pair of its report; a game without one gets the defaults.
+REPORT_SIZE_palace           = -n 200000 --tournament-deals 20000
+REPORT_SIZE_enemy_anemone    = -n 100000 --tournament-deals 20000
+REPORT_SIZE_olenon           = -n 200000 --tournament-deals 50000
+REPORT_SIZE_spite_and_malice = -n 100000 --tournament-deals 20000
+
 reports: $(VENV)/.installed
-	$(BIN)/analyser report palace -n 200000 --tournament-deals 20000 --out reports/palace.md --out reports/palace.html
-	$(BIN)/analyser report enemy_anemone -n 100000 --tournament-deals 20000 --out reports/enemy_anemone.md --out reports/enemy_anemone.html
-	$(BIN)/analyser report olenon -n 200000 --tournament-deals 50000 --out reports/olenon.md --out reports/olenon.html
-	$(BIN)/analyser report spite_and_malice -n 100000 --tournament-deals 20000 --out reports/spite_and_malice.md --out reports/spite_and_malice.html
+	$(foreach game,$(GAMES),$(BIN)/analyser report $(game) $(REPORT_SIZE_$(game)) \
+	    --out reports/$(game).md --out reports/$(game).html &&) true
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,9 +1,9 @@
 """Throughput and start-up times of one game; prints Markdown tables for RESULTS.md.
 
-    .venv/bin/python benchmarks/bench.py palace [--count 400000]
-    .venv/bin/python benchmarks/bench.py enemy_anemone [--count 400000]
-    .venv/bin/python benchmarks/bench.py olenon [--count 400000]
-    .venv/bin/python benchmarks/bench.py spite_and_malice [--count 20000]
+    .venv/bin/python benchmarks/bench.py GAME [--count 400000]
+
+GAME is any registered game (`make bench` runs each); Spite & Malice's long
+matches take --count 20000.
 
 Measures units/s (games or matches; the simulation alone, and end to end with
 the tally), decisions/s and ns per decision on 1 and 2 threads with the
@@ -83,22 +83,25 @@ def wall(cmd, env=None, repeats=3):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("game", choices=sorted(MIXES))
-    ap.add_argument("--count", "--deals", type=int, default=400_000)
-    args = ap.parse_args()
-    from analyser.games.registry import get_game
+    from analyser.games.registry import game_names, get_game
     from analyser.io.numbers import plural
 
-    unit_one = get_game(args.game).unit
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", choices=game_names())
+    ap.add_argument("--count", "--deals", type=int, default=400_000)
+    args = ap.parse_args()
+    spec = get_game(args.game)
+    unit_one = spec.unit
     unit = plural(unit_one)
-    players = get_game(args.game).default_players
+    players = spec.default_players
+    # a game without mixes of its own here: each of its policies in every seat
+    mixes = MIXES.get(args.game) or {f"{p.name} x{players}": [p.name] for p in spec.policies}
     print(f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"analyser {analyser.__version__}\n")
     print(f"| policies ({players} players) | threads | {unit}/s simulating | {unit}/s end to end "
           f"| decisions/completed {unit_one} | decisions/s | ns/decision |")
     print("|---|---|---|---|---|---|---|")
-    for name, pols in MIXES[args.game].items():
+    for name, pols in mixes.items():
         for threads, (g, end, dpg) in throughput(args.game, pols, args.count).items():
             print(f"| {name} | {threads} | {g:,.0f} | {end:,.0f} | {dpg:.1f} | {g * dpg:,.0f} "
                   f"| {1e9 / (g * dpg):.1f} |")

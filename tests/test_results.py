@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import analyser
-from analyser.games.registry import get_game
+from analyser.games.registry import game_names, get_game
 from analyser.io.results_file import RecordWriter
 
 MIX = ["saver", "lowest", "pickup", "saver"]
@@ -98,14 +98,16 @@ def test_an_enemy_anemone_file_keeps_every_field(tmp_path):
         assert np.array_equal(back.records[name], run.records[name]), name
 
 
-@pytest.mark.parametrize("game,players", [("palace", 4), ("enemy_anemone", 3), ("olenon", 4), ("spite_and_malice", 2)])
-def test_the_records_table_is_pandas_own_without_pandas(game, players, tmp_path):
+@pytest.mark.parametrize("game", game_names())
+def test_the_records_table_is_pandas_own_without_pandas(game, tmp_path):
     """RecordWriter builds its Arrow table from the record fields: the table, schema and pandas
-    metadata from_pandas gives of records_frame; the file reads back as that frame."""
+    metadata from_pandas gives of records_frame; the file reads back as that frame (at the fewest
+    players, so a game with more seats has unused per-seat columns)."""
     import pyarrow as pa
 
     from analyser.io.results_file import read_results, records_frame
 
+    players = get_game(game).min_players
     run = analyser.simulate(game, players=players, n=30, seed=2, progress=False)
     writer = RecordWriter(tmp_path / "r.parquet", run.meta, run.game)
     for part in (run.records[:1], run.records[1:], run.records):

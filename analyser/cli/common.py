@@ -33,6 +33,8 @@ RULE = "NAME=VALUE"
 # imported for a command that runs).
 DEFAULT_POLICY = "{default_policy}"
 DEFAULT_PLAYERS = "{default_players}"
+SUB_UNITS = "{sub_units}"           # the games played in hands or rounds: "hand: enemy_anemone; round: olenon"
+SINGLE_UNITS = "{single_units}"     # those of them that simulate a single hand or round (--unit)
 
 INTERRUPTED_EXIT = 130   # 128 + SIGINT, what shells expect after Ctrl-C
 
@@ -101,27 +103,43 @@ def one_line(err) -> str:
     return " ".join(str(err).split("\n"))
 
 
-def game_defaults(attr: str) -> str:
-    """``palace: saver`` for every registered game's ``attr``; loads the games' specs (numpy, never numba)."""
+def _specs():
+    """Every registered game's spec that loads (numpy, never numba): help must never fail
+    because one game cannot load."""
     from analyser.games.registry import game_names, get_game
 
-    parts = []
     for name in game_names():
         try:
-            parts.append(f"{name}: {getattr(get_game(name), attr)}")
-        except Exception:  # help must never fail because one game cannot load
+            yield get_game(name)
+        except Exception:
             continue
-    return ", ".join(parts)
+
+
+def game_defaults(attr: str) -> str:
+    """``palace: saver`` for every registered game's ``attr``."""
+    return ", ".join(f"{spec.name}: {getattr(spec, attr)}" for spec in _specs())
+
+
+def sub_unit_games(single: bool) -> str:
+    """``hand: enemy_anemone; round: olenon, spite_and_malice``: the registered games played in hands
+    or rounds, by what they are played in (``single``: only those that simulate a single one)."""
+    groups: dict[str, list[str]] = {}
+    for spec in _specs():
+        if spec.sub_unit and (spec.single or not single):
+            groups.setdefault(spec.sub_unit, []).append(spec.name)
+    return "; ".join(f"{sub}: {', '.join(names)}" for sub, names in sorted(groups.items()))
 
 
 def _fill_help(params) -> None:
-    tokens = {DEFAULT_POLICY: "default_policy", DEFAULT_PLAYERS: "default_players"}
+    tokens = {DEFAULT_POLICY: lambda: game_defaults("default_policy"),
+              DEFAULT_PLAYERS: lambda: game_defaults("default_players"),
+              SUB_UNITS: lambda: sub_unit_games(single=False), SINGLE_UNITS: lambda: sub_unit_games(single=True)}
     for param in params:
         text = getattr(param, "help", None)
         if text:
-            for token, attr in tokens.items():
+            for token, fill in tokens.items():
                 if token in text:
-                    text = text.replace(token, game_defaults(attr))
+                    text = text.replace(token, fill())
             param.help = text
 
 
@@ -204,8 +222,7 @@ UnitOpt = Annotated[str | None, typer.Option("--unit", "-u", metavar="UNIT", aut
                                              show_default=False,
                                              help="What one unit is: a whole game or match (default), or, "
                                                   "for games played in hands or rounds, a single hand or "
-                                                  "round from a fresh deal (hand: Enemy Anemone; round: "
-                                                  "Olenon, Spite & Malice).")]
+                                                  f"round from a fresh deal ({SINGLE_UNITS}).")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", metavar=N, show_default=False,
                                       help="Run seed: with the settings it fixes every deal. Default: 0.")]
 RuleOpt = Annotated[list[str] | None, typer.Option("--rule", metavar=RULE, autocompletion=complete_rule,

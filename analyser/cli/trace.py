@@ -27,9 +27,8 @@ def trace(
     unit: common.UnitOpt = None,
     hand: Annotated[int | None, typer.Option(
         "--hand", "--round", metavar="K", show_default=False,
-        help="Show only hand K (Enemy Anemone) or round K (Olenon, Spite & Malice) of the match, counting "
-             "from 0 as the trace does; games played whole, like Palace, have none. Default: the whole game "
-             "or match.")] = None,
+        help=f"Show only hand or round K of the match ({common.SUB_UNITS}), counting from 0 as the trace does; "
+             "games played whole have none. Default: the whole game or match.")] = None,
     players: PlayersOpt = None,
     policy: PolicyOpt = None,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar=common.RULE, help=RULE_HELP,

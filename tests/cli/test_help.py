@@ -48,8 +48,9 @@ def test_trace_help_names_deal_and_hand():
     flat = _flat(help_text("trace"))
     assert "--deal" in flat and "-d" in flat and "--hand" in flat and "(palace: saver" in flat
     assert "Which unit of the run to play (its index: a game, a match, or with --unit a hand or round)" in flat
-    assert "round K (Olenon, Spite & Malice) of the match, counting from 0" in flat
-    assert "single hand or round from a fresh deal" in flat     # --unit as simulate's, not --deal's old name
+    # the games played in hands or rounds, from the registry (the example game among them)
+    assert "hand or round K of the match (hand: enemy_anemone, highcard; round: olenon, spite_and_malice)" in flat
+    assert "single hand or round from a fresh deal (hand: enemy_anemone, highcard; round:" in flat   # --unit
     assert "How to print the moves: text or jsonl" in flat and "gives each decision's step K" in flat
 
 
