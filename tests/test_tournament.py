@@ -227,8 +227,8 @@ def copy_of(name: str, game: str = "palace"):
 def test_two_policies_that_play_identically_are_named_but_not_an_exact_tie(players):
     """lowest and saver:keep=0 are two functions that play alike on these deals: the pair is 0 with the interval
     of the deals not seen (+-z^2 / (n + z^2); it was the exact tie [0, 0], which only one policy by
-    construction is), no absurd game count (5e18 at 3 players before), one rating, and the output names them
-    first."""
+    construction is), no absurd game count (5e18 at 3 players before), one rating with an interval, and the
+    output names them first."""
     r = tournament("palace", ["lowest", "saver:keep=0", "pickup"], players=players, deals=40, seed=1, bootstrap=20)
     row = r.pairs.iloc[0]
     bound = 1.959963984540054 ** 2 / (row["deals"] + 1.959963984540054 ** 2)
@@ -236,7 +236,7 @@ def test_two_policies_that_play_identically_are_named_but_not_an_exact_tie(playe
     assert row["ci_low"] == pytest.approx(-bound) and row["ci_high"] == pytest.approx(bound)
     assert row["effective_games"] <= row["deals"] * r.meta["arrangements"]["count"]
     rating = r.ratings.set_index("policy").loc["saver:keep=0"]
-    assert rating["rating"] == 0 and rating["ci_low"] == 0 == rating["ci_high"] and rating["elo"] == 0
+    assert rating["rating"] == 0 and rating["elo"] == 0 and rating["ci_low"] < 0 < rating["ci_high"]  # not proven
     assert r.same == [["lowest", "saver:keep=0"]] and "played identically" in r.meta["same_text"][0]
     weights = r.equilibrium.set_index("policy")["weight"]
     assert weights["lowest"] == weights["saver:keep=0"]

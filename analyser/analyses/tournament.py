@@ -348,12 +348,14 @@ def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, boots
     same, groups, notes = same_policies(labels, seats, cells)
     fit, chi2, df = seating.fit()
     quality = fit_quality(fit.model, chi2, df)
-    fit = fit.adjusted(groups)
     k = len(labels)
     pair_index = list(combinations(range(k), 2))
+    one = {frozenset((labels[i], labels[j])) for i, j in pair_index if same_policy(seats[i], seats[j])}
+    proven = [g for g in groups if all(frozenset(p) in one for p in combinations(g, 2))]
+    fit = fit.adjusted(groups, proven)
     equilibrium = nash_table(labels, exact((cells[0] - cells[1]) / 2), pair_index, [int(meta["seed"]), NASH_STREAM],
                              bootstrap)
-    one_policy = [[labels[i], labels[j]] for i, j in pair_index if same_policy(seats[i], seats[j])]
+    one_policy = [[labels[i], labels[j]] for i, j in pair_index if frozenset((labels[i], labels[j])) in one]
     meta.update(same=same, one_policy=one_policy, same_text=notes, fit=quality,
                 equilibrium_method=NASH.format(b=bootstrap),
                 bootstrap=bootstrap, model={"name": fit.model, "reference": fit.reference, "text": fit.describe(),

@@ -79,18 +79,25 @@ class RatingFit:
     def describe(self) -> str:
         return f"{self.model}, reference: {self.reference}"
 
-    def adjusted(self, groups: Sequence[Sequence[str]] = (), z: float = Z95) -> RatingFit:
+    def adjusted(self, groups: Sequence[Sequence[str]] = (), proven: Sequence[Sequence[str]] = (),
+                 z: float = Z95) -> RatingFit:
         """The table with each group of policies that played identically given one rating and se (their mean;
-        the reference's group 0 and 0: the data are symmetric under swapping them, so a difference is the
-        optimiser's tolerance), ratings and errors through intervals.exact."""
+        the reference's group the rating 0: the data are symmetric under swapping them, so a difference is the
+        optimiser's tolerance), ratings and errors through intervals.exact. The se of the reference's group is
+        0 only for a group in ``proven`` (one policy by construction: an exact tie); a group that only played
+        identically on these deals keeps its members' mean se, an interval for the deals not seen."""
         t = self.table.set_index("policy")
         names = self.order
         beta, se = t.loc[names, "rating"].to_numpy(float).copy(), t.loc[names, "se"].to_numpy(float).copy()
+        sure = {frozenset(g) for g in proven}
         for group in groups:
             idx = [names.index(g) for g in group]
             ref = self.reference in group
             beta[idx] = 0.0 if ref else beta[idx].mean()
-            se[idx] = 0.0 if ref else se[idx].mean()
+            rest = [i for i in idx if names[i] != self.reference]
+            se[idx] = 0.0 if ref and frozenset(group) in sure else se[rest].mean()
+            if ref:
+                se[names.index(self.reference)] = 0.0       # the reference's own rating is 0 by definition
         return RatingFit(rating_table(names, exact(beta), exact(se), z), self.model, self.reference,
                          self.converged, dict(self.stats), self.order)
 

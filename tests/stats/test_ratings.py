@@ -207,9 +207,15 @@ def test_a_poor_fit_is_said_and_the_intervals_keep_their_width():
     assert fit_quality(MODEL, 4.0, 1)["fits"] and not fit_quality(MODEL, 40.0, 1)["fits"]
 
 
-def test_policies_that_played_identically_get_one_rating_exactly():
+def test_policies_that_played_identically_get_one_rating_and_an_exact_tie_only_when_proven():
+    """b played as the reference a on every deal: rating 0, and [0, 0] only when they are one policy by
+    construction; otherwise an interval for the deals not seen (b's own se)."""
     fit = bradley_terry(["a", "b", "c"], ["a", "a", "b"], ["b", "c", "c"], [50, 60, 60.0000001], [50, 40, 39.9999999])
-    t = fit.adjusted([["a", "b"]]).table.set_index("policy")
+    t = fit.adjusted([["a", "b"]], proven=[["a", "b"]]).table.set_index("policy")
     assert t.loc["b", "rating"] == 0 and t.loc["b", "ci_low"] == 0 == t.loc["b", "ci_high"]
+    seen = fit.adjusted([["a", "b"]]).table.set_index("policy")
+    assert seen.loc["b", "rating"] == 0 and seen.loc["b", "se"] == pytest.approx(fit.table.set_index("policy").loc[
+        "b", "se"]) and seen.loc["b", "ci_low"] < 0 < seen.loc["b", "ci_high"]
+    assert seen.loc["a", "se"] == 0                                   # the reference: 0 by definition
     other = fit.adjusted([["b", "c"]]).table.set_index("policy")
     assert other.loc["b", "rating"] == other.loc["c", "rating"] and other.loc["b", "se"] == other.loc["c", "se"]
