@@ -65,7 +65,7 @@ def test_two_noisy_copies_share_the_weight_and_their_intervals_cover_the_half():
                                   rng.choice([-0.5, 0.5], n, p=[0.3, 0.7]),   # a vs b
                                   rng.choice([-0.5, 0.5], n, p=[0.3, 0.7])])  # a_copy vs b
         pairs = [(0, 1), (0, 2), (1, 2)]
-        t = nash_table(["a", "a_copy", "b"], values, pairs, seed=seed, replicates=40).set_index("policy")
+        t = nash_table(["a", "a_copy", "b"], values, pairs, seed=seed, replicates=8).set_index("policy")
         if t.loc["a", "indistinguishable_from"] == "a_copy":
             merged += 1
             assert t.loc["a", "weight"] == t.loc["a_copy", "weight"] == 0.5
