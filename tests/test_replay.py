@@ -189,10 +189,14 @@ def test_every_step_draws_without_a_script_error(pages, browser, game):
     assert errors == [] and severe(browser) == []
     assert browser.find_element("id", "errors").text == ""
     assert current == 1                                    # the trace line of the last action, highlighted
-    for view in ["0", "all"]:                               # a seat's view, stepped back through to the start
-        browser.execute_script(f"var v = document.getElementById('view'); v.value = '{view}';"
-                               "v.dispatchEvent(new Event('change'));"
-                               "for (var i = 0; i < 400; i++) document.getElementById('back').click();")
+    # the forward steps drew the all-seeing view (the page's first); seat 0's view, stepped back through to
+    # the start one step a click; then the all-seeing view again at the start, where one more click stays
+    for view, start, clicks in [("0", n, n), ("all", 0, 1)]:
+        where = browser.execute_script(
+            f"var v = document.getElementById('view'); v.value = '{view}'; v.dispatchEvent(new Event('change'));"
+            f"var seen = []; for (var i = 0; i < {clicks}; i++) {{ document.getElementById('back').click();"
+            "seen.push(document.getElementById('where').textContent); } return seen;")
+        assert where == [f"step {max(start - i, 0)} / {n}" for i in range(1, clicks + 1)]
         assert browser.find_element("id", "where").text == f"step 0 / {n}"
     assert severe(browser) == [] and browser.find_element("id", "errors").text == ""
     image = np.asarray(Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("RGB"))
