@@ -65,10 +65,16 @@ def plain(content) -> str:
 
 @pytest.fixture(scope="module")
 def notebook():
+    """One fresh kernel: the first run in it shows the loading note. Its last two cells are
+    test_plot_shows_inline_once's (pyplot first imported in the last), run here not to start a kernel of their own."""
     return run_notebook(
         'import analyser\nr = analyser.simulate("palace", n=300_000, seed=1)\nprint(r.tally.units)',
         'a = analyser.simulate("palace", n=2_000, seed=2)\nb = analyser.simulate("palace", n=3_000, seed=3)',
         'c = analyser.simulate("palace", n=2_000, seed=4, progress=False)\nprint("quiet")',
+        # seed 2: of seed 1's 200 games 3 hit the action cap, and their warning is a stream output
+        'import sys\nassert "matplotlib.pyplot" not in sys.modules\n'
+        'r = analyser.simulate("palace", n=200, seed=2, progress=False)\nr.plot()',
+        'import matplotlib.pyplot as plt\nr.plot()',          # the inline backend active: still once
     )
 
 
@@ -104,3 +110,13 @@ def test_notebook_two_runs_in_a_cell_get_a_display_each_and_off_means_none(noteb
     assert len(two) == 2 and "2,000/2,000" in two[0].data["text/plain"] and "3,000/3,000" in two[1].data["text/plain"]
     assert [o.output_type for o in nb.cells[1].outputs] == ["display_data", "display_data"]
     assert [(o.output_type, getattr(o, "text", "")) for o in nb.cells[2].outputs] == [("stream", "quiet\n")]
+
+
+def test_plot_shows_inline_once(notebook):
+    """In Jupyter, ``result.plot()`` as a cell's last line shows the figure once, with or without pyplot."""
+    nb, _ = notebook
+    for cell in nb.cells[3:]:
+        outputs = cell.outputs
+        assert not [o for o in outputs if o.output_type in ("error", "stream")], outputs
+        images = [o for o in outputs if "image/png" in o.get("data", {})]
+        assert len(outputs) == 1 and len(images) == 1, [o.get("data", {}).keys() for o in outputs]
