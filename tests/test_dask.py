@@ -8,7 +8,6 @@ pytest.importorskip("distributed")
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from distributed import Client, LocalCluster  # noqa: E402
 
 import analyser  # noqa: E402
 from analyser.engine import dask_backend  # noqa: E402
@@ -40,9 +39,15 @@ exec(compile(CELL, "<notebook cell>", "exec"), NOTEBOOK)
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            Client(cluster) as c:
+    """The cluster backend="dask" starts on this machine (a worker a core), kept for the module: every
+    test below shares its workers (each takes seconds to start and to load the games' code), and
+    test_the_machine_cluster_runs_one_numba_thread_a_worker checks it is the one backend="dask" uses."""
+    c = dask_backend.shared_client("dask")
+    try:
         yield c
+    finally:
+        dask_backend.restore_environ(c.analyser_environ)     # a restarted worker's nanny set it here again
+        dask_backend.close_shared()
 
 
 def same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
@@ -96,21 +101,17 @@ def test_results_closed_early_cancels_the_outstanding_tasks(client):
     assert not [key for key in client.futures if executor.digests[0] in str(key)]
 
 
-def test_the_machine_cluster_runs_one_numba_thread_a_worker():
-    """backend="dask": a LocalCluster kept for the process, NUMBA_NUM_THREADS=1 in its workers and
-    not in this process (numba re-reads it when it compiles)."""
-    before = os.environ.get("NUMBA_NUM_THREADS")
-    try:
-        r = analyser.simulate("palace", players=2, policies=["saver", "random"], n=300, chunk_size=100,
-                              backend="dask")
-        client = dask_backend.shared_client("dask")
-        assert set(client.run(lambda: os.environ.get("NUMBA_NUM_THREADS")).values()) == {"1"}
-        assert len(client.nthreads()) == dask_backend.cpu_count()
-        assert os.environ.get("NUMBA_NUM_THREADS") == before
-        assert numba.njit(lambda x: x + 1)(1) == 2       # compiles here: numba's thread count unchanged
-        assert r.records.size == 300
-    finally:
-        dask_backend.close_shared()
+def test_the_machine_cluster_runs_one_numba_thread_a_worker(client):
+    """backend="dask": a LocalCluster kept for the process (the module's ``client``), NUMBA_NUM_THREADS=1
+    in its workers and not in this process (numba re-reads it when it compiles)."""
+    before = client.analyser_environ["NUMBA_NUM_THREADS"]       # this process's, before the cluster started
+    r = analyser.simulate("palace", players=2, policies=["saver", "random"], n=300, chunk_size=100, backend="dask")
+    assert dask_backend.shared_client("dask") is client
+    assert set(client.run(lambda: os.environ.get("NUMBA_NUM_THREADS")).values()) == {"1"}
+    assert len(client.nthreads()) == dask_backend.cpu_count()
+    assert os.environ.get("NUMBA_NUM_THREADS") == before
+    assert numba.njit(lambda x: x + 1)(1) == 2       # compiles here: numba's thread count unchanged
+    assert r.records.size == 300
 
 
 def test_a_policy_the_workers_cannot_load_is_refused_in_one_line(client, tmp_path, monkeypatch):
@@ -126,28 +127,6 @@ def test_a_policy_the_workers_cannot_load_is_refused_in_one_line(client, tmp_pat
     with pytest.raises(UserError, match="module on the workers' path") as err:
         analyser.simulate("palace", players=2, policies=[first_legal, "saver"], n=100, backend=client)
     assert "\n" not in str(err.value)
-
-
-def test_a_worker_killed_mid_run_changes_nothing(client):
-    """SIGKILL one worker while its tasks run: the scheduler plays them again elsewhere (a task's
-    records are a function of its key), and the result is the local one."""
-    import signal
-
-    from analyser.engine.pipeline import Gather, execute, join_records
-
-    config = RunConfig.build("palace", players=2, policies=["saver", "random"], deals=3000, seed=8)
-    local = analyser.simulate("palace", 2, ["saver", "random"], n=3000, seed=8).records
-    pids = list(client.run(os.getpid).values())
-    got = []
-
-    def add(chunk, records):
-        got.append(records[0])
-        if len(got) == 2:
-            os.kill(pids[0], signal.SIGKILL)
-
-    execute(Plan.of([config], chunk_size=100), Gather(add), backend=client)
-    assert same_bytes(join_records(got, local.dtype), local)   # np.concatenate leaves the padding undefined
-    client.wait_for_workers(2, timeout=120)     # the nanny has started a new one
 
 
 def test_an_interrupted_cluster_run_resumes_from_its_run_directory(client, tmp_path):
@@ -179,6 +158,29 @@ def test_every_other_command_on_a_cluster_gives_the_local_result(client):
     }
     for name, run in runs.items():
         pd.testing.assert_frame_equal(run(), run(chunk_size=64, backend=client), obj=name)
+
+
+def test_a_worker_killed_mid_run_changes_nothing(client):
+    """SIGKILL one worker while its tasks run: the scheduler plays them again elsewhere (a task's
+    records are a function of its key), and the result is the local one."""
+    import signal
+
+    from analyser.engine.pipeline import Gather, execute, join_records
+
+    config = RunConfig.build("palace", players=2, policies=["saver", "random"], deals=3000, seed=8)
+    local = analyser.simulate("palace", 2, ["saver", "random"], n=3000, seed=8).records
+    pids = list(client.run(os.getpid).values())
+    got = []
+
+    def add(chunk, records):
+        got.append(records[0])
+        if len(got) == 2:
+            os.kill(pids[0], signal.SIGKILL)
+
+    execute(Plan.of([config], chunk_size=100), Gather(add), backend=client)
+    assert same_bytes(join_records(got, local.dtype), local)   # np.concatenate leaves the padding undefined
+    client.wait_for_workers(len(pids), timeout=120)     # the nanny has started a new one
+    dask_backend.restore_environ(client.analyser_environ)   # which set the workers' environment here again
 
 
 def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
