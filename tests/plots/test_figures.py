@@ -26,7 +26,8 @@ def pixels(fig) -> np.ndarray:
     assert img.shape[:2] == (round(fig.get_figheight() * fig.dpi), round(fig.get_figwidth() * fig.dpi))
     inked = np.any(np.abs(img - img[0, 0]) > 0.1, axis=-1).mean()   # the corner is background
     assert 0.02 < inked < 0.9, inked
-    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 20
+    rgb = np.round(img * 255).astype(np.uint32)                     # 8-bit channels, one integer a colour
+    assert len(np.unique(rgb[..., 0] << 16 | rgb[..., 1] << 8 | rgb[..., 2])) > 20
     return img
 
 
