@@ -66,7 +66,13 @@ def test_compare_tournament_sweep_and_vary():
     assert "hands" in ok("vary", GAME, "--setting", "hands=1,3", "-n", 20, "--no-progress")
 
 
-def test_report(tmp_path):
+def test_report(tmp_path, monkeypatch):
+    """The report's tournament bootstraps 20 replicates, not 200 (its equilibrium's intervals are not
+    what this test checks, and 200 solves of it are most of the report's time)."""
+    import analyser.analyses.tournament as tournament_module
+
+    real = tournament_module.tournament
+    monkeypatch.setattr(tournament_module, "tournament", lambda *a, **kw: real(*a, **{"bootstrap": 20, **kw}))
     out = tmp_path / "highcard.md"
     ok("report", GAME, "-n", 100, "--tournament-deals", 8, "--out", out, *SMALL)
     assert out.exists() and "High card" in out.read_text()
