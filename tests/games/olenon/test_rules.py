@@ -425,24 +425,25 @@ def test_a_looping_round_is_aborted_at_the_cap():
     # the loop: seat 0 3 3 5, seat 1 3 4 4 5, seat 2 3 4 5, seat 3 4 5, seat 0 leads
     #   s0 3 3, s1 3, s2 takes 3, s3 takes 3, s0 takes 3 | team 0 passed, nothing discarded; s1 leads
     #   s1 4 4, s2 4, s3 takes 4, s0 takes 4, s1 takes 4 | team 1 passed; s2 leads ... after four tricks
-    # every hand is as before and seat 0 leads again. 5 actions a trick: 400 tricks reach 2,000 actions,
-    # and the next step aborts the round and the match (round 1 of a match that team 0 leads 1-0).
-    t = Table(LOOP, won=(1, 0))
+    # every hand is as before and seat 0 leads again. 5 actions a trick: with max_actions=200 (the default
+    # 2,000 is the same count, ten times the steps) 40 tricks reach the cap, and the next step aborts the
+    # round and the match (round 1 of a match that team 0 leads 1-0).
+    t = Table(LOOP, won=(1, 0), max_actions=200)
     start, discarded = t.hands(), t.pb["discarded"].copy()
-    for k in range(400):
+    for k in range(40):
         loop_trick(t)
         if k % 4 == 3:
             assert t.hands() == start and t.seat == 0
         assert not t.hd["over"]
-    assert t.hd["round_actions"] == 2000 and t.hd["actions"] == 2000
+    assert t.hd["round_actions"] == 200 and t.hd["actions"] == 200
     assert (t.pb["discarded"] == discarded).all()
-    assert trick_ends(t)[0] == ("team_passed", [3, None, 3, 3], 1) and len(trick_ends(t)) == 400
-    assert t.play(raw=put(3, 2))                    # the 2,001st action is not played
+    assert trick_ends(t)[0] == ("team_passed", [3, None, 3, 3], 1) and len(trick_ends(t)) == 40
+    assert t.play(raw=put(3, 2))                    # the 201st action is not played
     assert t.hd["over"] and t.hd["aborted"] and t.hd["error"] == ERROR.NONE and t.hd["winner"] == -1
-    assert t.hd["actions"] == 2000 and t.hd["rounds_played"] == 2 and list(t.pb["team_rounds"]) == [1, 0]
+    assert t.hd["actions"] == 200 and t.hd["rounds_played"] == 2 and list(t.pb["team_rounds"]) == [1, 0]
     rec = record(t)
     assert rec["aborted"] and not rec["win"].any() and not rec["rank"].any() and not rec["score"].any()
-    assert rec["length"] == 2000 and rec["rounds"] == 2
+    assert rec["length"] == 200 and rec["rounds"] == 2
 
 
 def test_the_cap_counts_plays_replaces_passes_and_forced_moves_not_skipped_turns():
@@ -590,7 +591,7 @@ def test_random_playouts_set_four_cards_aside_and_end_every_match(talk):
     """(That every card is somewhere at every action is the kit's playouts check.)"""
     runner = entry(GAME, 4, "random", {"talk": talk, "round_starter": "winner" if talk == "open" else "rotate"})
     seen = Counter()
-    for unit in range(100):
+    for unit in range(50):
         pos = None
         for pos in KIT.play(7, unit, 4, runner.settings, runner.fns, runner.params, runner.streams):
             places = pos.locations()
@@ -603,7 +604,7 @@ def test_random_playouts_set_four_cards_aside_and_end_every_match(talk):
         seen["passes"] += int(hd["passes"].sum())
         seen["replaces"] += int(hd["replaces"].sum())
         assert max(pos.pub[0]["team_rounds"]) == 2 and pos.decision() is None
-    assert seen["passes"] > 0 and seen["replaces"] > 0 and seen["rounds"] >= 200
+    assert seen["passes"] > 0 and seen["replaces"] > 0 and seen["rounds"] >= 100
 
 
 def test_first_starters_are_drawn_from_the_match_stream():

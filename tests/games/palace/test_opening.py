@@ -9,7 +9,6 @@ a card it showed it did not hold.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
 
 import numpy as np
 import pytest
@@ -44,23 +43,33 @@ def world_key(placed: dict) -> tuple:
 
 def enumerated() -> Counter:
     """Every past: each card of seat 0's unknowns (played ones included) in a slot, kept if the rules
-    allow it, weighted by the opener's chance 1/k (seat 0 holds a 5 too); mapped to the world now."""
+    allow it, weighted by the opener's chance 1/k (seat 0 holds a 5 too); mapped to the world now.
+    The cards are placed one at a time on the slots the rules allow them (the allowed orders of all
+    9! orders of the cards over the slots, found without trying the others)."""
     slots = [(s, i) for s in SLOTS for i in range(len(SLOTS[s]))] + OTHER
+    opening = {(s, i) for s in SLOTS for i, kind in enumerate(SLOTS[s]) if kind == "o"}
     played = {card: (s, a) for s, cards in PLAYED.items() for a, card in cards}
     cards = [c for s in PLAYED for _, c in PLAYED[s]] + POOL
+
+    def allowed(card, slot) -> bool:
+        if is_low(card, R) and slot in opening:
+            return False
+        if card in played:
+            s, a = played[card]
+            return slot[0] == s and slot[1] < a
+        return True
+
+    def pasts(at: dict, free: list):
+        if len(at) == len(cards):
+            yield at
+            return
+        card = cards[len(at)]
+        for slot in free:
+            if allowed(card, slot):
+                yield from pasts({**at, card: slot}, [x for x in free if x != slot])
+
     weights = Counter()
-    for order in permutations(slots):
-        at = dict(zip(cards, order, strict=True))
-        ok = True
-        for card, slot in at.items():
-            opening = slot in [(s, i) for s in SLOTS for i, kind in enumerate(SLOTS[s]) if kind == "o"]
-            if is_low(card, R) and opening:
-                ok = False
-            if card in played:
-                s, a = played[card]
-                ok &= slot[0] == s and slot[1] < a
-        if not ok:
-            continue
+    for at in pasts({}, slots):
         k = 1 + 1 + any(rank(c) == R and at[c] == (2, 0) for c in cards)
         now = {}
         for s in SLOTS:
@@ -73,12 +82,15 @@ def enumerated() -> Counter:
 
 
 def test_the_past_is_drawn_exactly_on_a_small_case():
+    """8,000 pasts: the chi-square at p > 0.001 fails drawing the present uniformly (chance
+    1 - 1e-12) and a sampler that forgets the opener's chance 1/k (its worlds 0.04 from these in
+    total variation; noncentrality 80 on 29 degrees of freedom) 99.9% of the time."""
     truth = enumerated()
     total = sum(truth.values())
     past = small_past()
     rng = np.random.default_rng(5)
     seen = Counter()
-    while sum(seen.values()) < 20_000:
+    while sum(seen.values()) < 8_000:
         placed = past.sample(rng)
         if placed is not None:
             seen[world_key(placed)] += 1

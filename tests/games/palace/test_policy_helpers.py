@@ -70,12 +70,15 @@ def test_pickup_counts_its_voluntary_pickups_in_its_memory_per_game():
 
 def test_pickup_without_a_limit_counts_nothing():
     # four pickup seats, max_voluntary at its highest: no limit, the loops are back
-    # (about 1 game in 4 at the cap) and the memory stays zero, so the cycle skip sees them repeat
+    # (about 1 game in 4 at the cap) and the memory stays zero, so the cycle skip sees them repeat;
+    # a cap of 1,000 actions (a game of four seats plays about 150) aborts the same games, stepped in Python
     spec = f"pickup:max_voluntary={VOLUNTARY_NO_LIMIT}"
-    r = analyser.simulate("palace", policies=[spec], deals=400, seed=1, progress=False)
+    rules = {"max_actions": 1000}
+    r = analyser.simulate("palace", policies=[spec], deals=400, seed=1, progress=False, rules=rules)
     deal = int(np.flatnonzero(r.records["aborted"])[0])
     assert r.records["aborted"].mean() > 0.1
-    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=[spec], deals=1, seed=1, first_deal=deal))
+    runner = ChunkRunner(RunConfig.build("palace", players=4, policies=[spec], deals=1, seed=1, first_deal=deal,
+                                         rules=rules))
     kinds = policy_kinds(runner.fns, BUILT_IN)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)

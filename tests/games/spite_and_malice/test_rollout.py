@@ -123,8 +123,9 @@ def test_worlds_are_played_on_their_own_streams_the_same_for_every_action(cases)
     """Common random numbers: an action twice gives the same outcomes, run after run; and a world's
     stock reshuffles and later rounds come from its own key, not the real match's (which no seat knows)."""
     history, _, step = cases[1]
-    _, runner = played(2, RULES, ["random"] * PLAYERS)
-    _, seat, _, worlds = worlds_of(history, step, n=40)
+    config = RunConfig.build("spite_and_malice", policies=["random"] * PLAYERS, deals=1, seed=2, rules=RULES)
+    runner = position_at(config, 1)[2]                  # the random line-up's runner (its match is not needed)
+    _, seat, _, worlds = worlds_of(history, step, n=12)
     legal = np.flatnonzero(worlds[0].decision()[1][-1])
     actions = np.array([legal[0], legal[-1], legal[0]])
     out, current = KIT.play_worlds(worlds, actions, runner.fns, runner.params, runner.settings, 5, 0)
