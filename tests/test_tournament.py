@@ -66,7 +66,8 @@ def test_the_matrix_is_the_compare_of_each_pair_on_the_same_deals(two):
 
 
 def test_four_players_precision_and_the_fair_share():
-    r = tournament("palace", ["random", "saver"], players=4, deals=50, seed=1, precision=0.04, max_deals=400)
+    r = tournament("palace", ["random", "saver"], players=4, deals=50, seed=1, precision=0.04, max_deals=400,
+                   bootstrap=20)
     assert r.meta["arrangements"]["count"] == 8 and r.meta["fair_share"] == 0.75
     assert r.meta["stop"]["rule"] == "precision" and r.meta["precision"]["max_deals"] == 400
     assert r.meta["stop"]["reached"] == (r.tally.widest_half_width() <= 0.04)
@@ -98,18 +99,21 @@ def test_bad_policies(policies, message):
 
 
 def test_cli_table_json_csv_out_plot(tmp_path):
-    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "200"], env={"COLUMNS": "80"})
+    """20 bootstrap replicates, not 200: the equilibrium's intervals are not what this checks (200 solves of
+    it are most of a run's time)."""
+    base = [*BASE, "--bootstrap", "20"]
+    r = runner.invoke(app, [*base, "-p", "2", "-n", "200"], env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     assert "Head to head" in r.stdout and "reference: random" in r.stdout and "fixed: 200 games" in r.stdout
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
     path, png = tmp_path / "t.parquet", tmp_path / "t.png"
-    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "100", "-f", "json", "--out", str(path), "--plot", str(png)])
+    r = runner.invoke(app, [*base, "-p", "2", "-n", "100", "-f", "json", "--out", str(path), "--plot", str(png)])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["kind"] == "tournament" and data["policies"] == ["random", "saver", "pickup"]
     assert data["model"]["reference"] == "random" and len(data["pairs"]) == 3 and len(data["head_to_head"]) == 6
     assert load_tournament(path).to_dict() == data and png.stat().st_size > 0
-    r = runner.invoke(app, [*BASE, "-p", "2", "-n", "100", "-f", "csv"])
+    r = runner.invoke(app, [*base, "-p", "2", "-n", "100", "-f", "csv"])
     lines = r.stdout.splitlines()
     assert lines[0] == "policy,against,win_share,ci_low,ci_high" and len(lines) == 7
 
@@ -139,7 +143,7 @@ TOY = ["random", "high", "alternate"]
 @pytest.mark.parametrize("tables", ["pairs", "mixed"])
 def test_a_team_game_rates_teams_and_recovers_a_known_ordering(tables):
     """High card: each policy fills a whole team (partners never split); high > alternate > random."""
-    r = tournament("highcard", TOY, deals=300, seed=2, tables=tables)
+    r = tournament("highcard", TOY, deals=300, seed=2, tables=tables, bootstrap=20)   # the equilibrium's point only
     assert list(r.ratings["policy"]) == ["high", "alternate", "random"]
     # with its draws the toy game is not Bradley-Terry in log-odds (misfit chi2 / df well above 1.5,
     # in both seatings): the output says so; the equilibrium is high alone
@@ -158,7 +162,9 @@ def test_a_team_game_rates_teams_and_recovers_a_known_ordering(tables):
 
 @pytest.fixture(scope="module")
 def mixed():
-    return tournament("palace", ["random", "saver", "pickup", "lowest"], players=3, deals=150, seed=1, tables="mixed")
+    # 20 bootstrap replicates: nothing here reads the equilibrium's intervals
+    return tournament("palace", ["random", "saver", "pickup", "lowest"], players=3, deals=150, seed=1, tables="mixed",
+                      bootstrap=20)
 
 
 def test_mixed_tables_plackett_luce(mixed):
@@ -191,7 +197,7 @@ def test_mixed_tables_file_round_trip_and_plot(mixed, tmp_path):
 
 def test_cli_mixed_tables(tmp_path):
     args = ["tournament", "palace", "-p", "3", "--tables", "mixed", "--policy", "random", "--policy", "saver",
-            "--policy", "pickup", "-n", "60", "--no-progress"]
+            "--policy", "pickup", "-n", "60", "--bootstrap", "20", "--no-progress"]    # 20: as above
     r = runner.invoke(app, args, env={"COLUMNS": "80"})
     assert r.exit_code == 0, r.output
     assert "Plackett-Luce (choix 0.4.1" in r.stdout and "finished above" in r.stdout and "all 1 tables" in r.stdout
