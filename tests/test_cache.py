@@ -164,7 +164,7 @@ numba_on_import = "numba" in sys.modules
 first = sys.argv[2]
 __import__(first)
 from analyser.kernels import rng
-from analyser.games.palace import rules
+from analyser.games.palace import state    # not rules: its import compiles the policies (typed), seconds here
 sys.path.insert(0, sys.argv[1])
 import user_module
 
@@ -176,11 +176,11 @@ from analyser.kernels.cache import cache_subdir, kernels_key
 print(json.dumps({
     "numba_on_import": numba_on_import,
     "core_key": kernels_key(),
-    "palace_dir": cache_subdir(rules.__file__),
+    "palace_dir": cache_subdir(state.__file__),
     "root": analyser.CACHE_DIR,
     "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR"),
     "core": where(rng.mix64_nb),
-    "game": where(rules.burn_nb),
+    "game": where(state.legal_words_nb),     # a game's kernel (analyser.kernels.jit), as rules.burn_nb
     "user": where(user_module.f),
     "claimed": where(user_module.g),
 }))
