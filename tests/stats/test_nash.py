@@ -48,7 +48,7 @@ def test_a_policy_beaten_on_every_deal_gets_a_floored_interval_not_a_zero_width_
     -1/2, but 40 deals cannot show it never wins, so its interval is the floored one, like a 0-of-40 rate."""
     rng = np.random.default_rng(3)
     values = np.column_stack([rng.choice([-0.5, 0.0, 0.5], 40), np.full(40, 0.5), np.full(40, 0.5)])
-    table = nash_table(["a", "b", "c"], values, [(0, 1), (0, 2), (1, 2)], seed=1, replicates=50).set_index("policy")
+    table = nash_table(["a", "b", "c"], values, [(0, 1), (0, 2), (1, 2)], seed=1, replicates=10).set_index("policy")
     c = table.loc["c"]
     assert c["value"] == -0.5 and c["value_ci_low"] == -0.5 and -0.5 < c["value_ci_high"] < -0.4
 
@@ -56,18 +56,24 @@ def test_a_policy_beaten_on_every_deal_gets_a_floored_interval_not_a_zero_width_
 def test_two_noisy_copies_share_the_weight_and_their_intervals_cover_the_half():
     """a and its copy beat b; between themselves each deal is a coin (mean 0, so the truth is 1/2 each). The
     sample's noise would tip the maximum-entropy mix to one copy; held indistinguishable (in all but about
-    5% of samples: the tests' level), they share it, and their intervals cover the half."""
-    merged = 0
+    5% of samples: the tests' level), they share it, and their intervals cover the half. The rate over 40
+    samples is nash_table's classes (``indistinguishable``, on the whole sample); the table itself, nine
+    solves of the equilibrium a sample, on the first ten."""
+    merged, pairs = 0, [(0, 1), (0, 2), (1, 2)]
     for seed in range(40):
         rng = np.random.default_rng(seed)
         n = 500
         values = np.column_stack([rng.choice([-0.5, 0.5], n),                 # a vs a_copy: a coin
                                   rng.choice([-0.5, 0.5], n, p=[0.3, 0.7]),   # a vs b
                                   rng.choice([-0.5, 0.5], n, p=[0.3, 0.7])])  # a_copy vs b
-        pairs = [(0, 1), (0, 2), (1, 2)]
+        classes = indistinguishable(values, pairs, 3)
+        together = classes[0] == classes[1] != classes[2]
+        merged += together
+        if seed >= 10:
+            continue
         t = nash_table(["a", "a_copy", "b"], values, pairs, seed=seed, replicates=8).set_index("policy")
-        if t.loc["a", "indistinguishable_from"] == "a_copy":
-            merged += 1
+        assert (t.loc["a", "indistinguishable_from"] == "a_copy") == together
+        if together:
             assert t.loc["a", "weight"] == t.loc["a_copy", "weight"] == 0.5
             assert t.loc["a", "weight_ci_low"] <= 0.5 <= t.loc["a", "weight_ci_high"]
             assert t.loc["b", "indistinguishable_from"] == ""
