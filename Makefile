@@ -65,14 +65,13 @@ calibrate: $(VENV)/.installed
 
 # The example balance reports in reports/ (reports/README.md: what each plays, how long it takes): each game's
 # Markdown, JSON and figures, then the same report as one HTML page (the same seed, so the same numbers).
-# REPORT_SIZE_<game>: the units per run and deals per pair of its report; a game without one gets the defaults.
-REPORT_SIZE_palace           = -n 200000 --tournament-deals 20000
-REPORT_SIZE_enemy_anemone    = -n 100000 --tournament-deals 20000
-REPORT_SIZE_olenon           = -n 200000 --tournament-deals 50000
-REPORT_SIZE_spite_and_malice = -n 100000 --tournament-deals 20000
+# A game's report in reports/ is made at the units per run and deals per pair its GameSpec names
+# (report_size); a game without one gets the report's defaults.
+REPORT_SIZE = $(shell $(BIN)/python -c 'from analyser.games.registry import get_game; \
+    s = get_game("$(1)").report_size; print(f"-n {s[0]} --tournament-deals {s[1]}" if s else "")')
 
 reports: $(VENV)/.installed
-	$(foreach game,$(GAMES),$(BIN)/analyser report $(game) $(REPORT_SIZE_$(game)) \
+	$(foreach game,$(GAMES),$(BIN)/analyser report $(game) $(call REPORT_SIZE,$(game)) \
 	    --out reports/$(game).md --out reports/$(game).html &&) true
 
 clean:

@@ -23,8 +23,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from analyser.games.registry import game_names
+
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
+GAMES = tuple(game_names())     # every registered game
 
 CHILD = r"""
 import json, sys, time

@@ -35,8 +35,9 @@ import analyser
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.local import LocalExecutor
 from analyser.engine.pipeline import Plan, Sink, execute
+from analyser.games.registry import game_names
 
-GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
+GAMES = tuple(game_names())     # every registered game
 
 
 class Nothing(Sink):
@@ -59,7 +60,7 @@ def end_to_end_rate(game: str, count: int, threads: int, out=None) -> float:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all four)")
+    ap.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default every one)")
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--seconds", type=float, default=4.0, help="about how long one simulation run takes")
     ap.add_argument("--rounds", type=int, default=7)

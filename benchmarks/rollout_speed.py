@@ -16,13 +16,14 @@ import time
 import analyser
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
+from analyser.games.registry import game_names
 from analyser.games.worlds import WorldSampler
 
-GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
+GAMES = tuple(game_names())     # every registered game
 # Spite & Malice: every play-out is the rest of a long match, and a seat has hundreds of decisions in one,
 # so its rollout plays 2,000 worlds and its review (many minutes) is left out
 WORLDS = {"spite_and_malice": 2_000}
-REVIEWED = ("palace", "enemy_anemone", "olenon")
+NOT_REVIEWED = ("spite_and_malice",)
 
 
 def widest_step(game: str) -> tuple[int, int]:
@@ -65,7 +66,7 @@ def main() -> None:
         line = (f"{game}: step {step}, {width} actions x {worlds:,} worlds in {wall:.2f} s on {a.threads} threads "
                 f"(drawing the worlds {sampling[0]:.2f} s, {per:.0f} us a world; playing {wall - sampling[0]:.2f} s, "
                 f"{1e6 * (wall - sampling[0]) / (width * worlds):.1f} us a play-out)")
-        if game in REVIEWED:
+        if game not in NOT_REVIEWED:
             t0 = time.perf_counter()
             r = analyser.review(game, seed=1, seat=0, threads=a.threads)
             took = time.perf_counter() - t0

@@ -15,10 +15,10 @@ import time
 
 import analyser
 from analyser.engine.config import DEFAULT_CHUNK
-from analyser.games.registry import get_game
+from analyser.games.registry import game_names, get_game
 from analyser.stats.tally import Tally
 
-GAMES = ("palace", "enemy_anemone", "olenon", "spite_and_malice")
+GAMES = tuple(game_names())     # every registered game
 
 
 def main():

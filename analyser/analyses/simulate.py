@@ -25,14 +25,11 @@ from analyser.analyses.records import SimulationResult
 from analyser.engine.background import Background
 from analyser.engine.config import MAX_INDEX, RunConfig
 from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
-from analyser.engine.play_args import checked_where
+from analyser.engine.play_args import play_args
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.stopping import (
     DEFAULT_MAX_COUNT,
     STOP_RULE,
-    check_precision,
-    count_and_cap,
-    one_count,
     stop_rule,
     stop_text,
 )
@@ -83,24 +80,22 @@ def simulate(game: str = "palace", players: int | None = None, policies=None, de
     chunk to resume from (analyser.engine.backend: "local", "dask", a scheduler address or
     a dask.distributed.Client; the numbers are the same everywhere).
     """
-    count = one_count(n, deals, "unit")
-    count = count if count is not None else 10_000 if precision is None else 1_000
     if keep_records not in (None, True, False):
         raise UserError(f"keep_records is True, False or None (kept up to {KEEP_LIMIT / (1 << 30):g} GiB), "
                         f"not {keep_records!r}")
     if progress is None:
         progress = in_notebook()
-    where = checked_where(backend, run_dir)
     with preparing(progress):
-        config = RunConfig.build(game, players=players, policies=policies, deals=count, seed=seed, rules=rules,
-                                 first_deal=first_deal, streams=streams, unit=unit)
+        args = play_args(game, players, policies, seed, rules, unit, n=n, deals=deals, precision=precision,
+                         max_deals=max_deals, first_deal=first_deal, chunk_size=chunk_size, backend=backend,
+                         run_dir=run_dir, streams=streams)
+    config = replace(args.base, deals=args.count, first_deal=args.first_deal)
+    where, chunk_size, precision, cap = args.where, args.chunk_size, args.precision, args.cap
     if rerun and precision is None:
         raise UserError("rerun repeats a precision run at the count it reached: give a precision too")
     if precision is None:
         return run(config, threads=threads, chunk_size=chunk_size, progress=progress, keep_records=keep_records,
                    out=out, **where)
-    precision = check_precision(precision)
-    _, cap = count_and_cap(config.deals, precision, max_deals, config.game.unit)
     if not isinstance(rerun, bool):
         raise UserError(f"rerun must be True or False, not {rerun!r}")
     if rerun and config.first_deal + 2 * cap > MAX_INDEX + 1:

@@ -283,6 +283,12 @@ def format_option(what: str = "result"):
                                           help=f"How to print the {what}: table, json or csv. Default: table.")]
 
 
+def out_option(what: str, more: str = ""):
+    """``--out/-o FILE``: the Parquet file a command also writes (``what`` it holds)."""
+    return Annotated[Path | None, typer.Option("--out", "-o", metavar=FILE, show_default=False,
+                                               help=f"Also write {what} to this Parquet FILE.{more}")]
+
+
 def players_option(help: str):
     """``--players/-p N``."""
     return Annotated[int | None, typer.Option("--players", "-p", metavar=N, help=help, show_default=False)]

@@ -1,7 +1,6 @@
 """``analyser compare``: policy A against policy B on duplicate deals."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,9 +29,7 @@ def compare(
              "is at most H (0.005 = ±0.5 points), after at least 100 deals, or --max-deals is reached. "
              "Default: a fixed number of deals.")] = None,
     max_deals: common.MaxDealsOpt = 10_000_000,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write the per-deal paired values and the configuration to this Parquet FILE.")] = None,
+    out: common.out_option("the per-deal paired values and the configuration") = None,
     plot: output.PlotOpt = None,
     fmt: common.format_option("result") = common.Format.table,
     run: common.RunArgs = None,

@@ -1,7 +1,6 @@
 """``analyser rollout``: which action is best at one position of a traced unit, and by how much."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -19,9 +18,7 @@ DealOpt = Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_def
                                       help="The unit (game or match) of the seed, as in `trace`. Default: 0.")]
 RolloutSeedOpt = Annotated[int, typer.Option("--rollout-seed", metavar=common.N, show_default=False,
                                              help="Seed of the worlds. Default: 0.")]
-OutOpt = Annotated[Path | None, typer.Option(
-    "--out", "-o", metavar=common.FILE, show_default=False,
-    help="Also write the table and the configuration to this Parquet FILE (`show` and `plot` read it).")]
+OutOpt = common.out_option("the table and the configuration", " `show` and `plot` read it.")
 FormatOpt = Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                                   help="How to print the result. Default: table.")]
 

@@ -42,10 +42,8 @@ def simulate(
         help="With --precision: after the stop at N, play N again on fresh deals (N to 2N-1 of the same seed) "
              "and report that fixed-count run, whose estimates the stop did not bias.")] = False,
     max_deals: common.MaxDealsOpt = 10_000_000,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write one row per game or match to this Parquet FILE; an existing FILE is replaced only "
-             "when the run completes. Default: no file.")] = None,
+    out: common.out_option("one row per game or match",
+                           " An existing FILE is replaced only when the run completes. Default: no file.") = None,
     fmt: common.format_option("summary") = common.Format.table,
     plot: output.PlotOpt = None,
     run: common.RunArgs = None,

@@ -1,7 +1,6 @@
 """``analyser sweep``: one policy's parameters over a range of values, in every seat, on common deals."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -31,13 +30,9 @@ def sweep(
     check_seed: Annotated[int | None, typer.Option(
         "--check-seed", metavar=common.N, show_default=False,
         help="Seed of the re-check of the best setting. Default: the run seed + 1,000,003.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", metavar=common.FILE, show_default=False,
-                                                help="Also write the table and metadata to this Parquet "
-                                                     "FILE.")] = None,
+    out: common.out_option("the table and metadata") = None,
     plot: output.PlotOpt = None,
-    fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
-                                               help="How to print the result: table, json or csv (the table's "
-                                                    "rows). Default: table.")] = common.Format.table,
+    fmt: common.format_option("result (csv: the table's rows)") = common.Format.table,
     run: common.RunArgs = None,
 ):
     """Sweep one policy's parameters over values against a line-up, in every seat, on common deals.

@@ -3,7 +3,6 @@ at mixed tables (Plackett-Luce ratings), with a head-to-head matrix."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -55,10 +54,7 @@ def tournament(
     max_deals: common.MaxDealsOpt = 10_000_000,
     bootstrap: Annotated[int, typer.Option("--bootstrap", metavar="N", show_default=False,
                                            help=BOOTSTRAP_HELP)] = 200,
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write the per-deal values, the ratings, the equilibrium and the configuration to this Parquet "
-             "FILE.")] = None,
+    out: common.out_option("the per-deal values, the ratings, the equilibrium and the configuration") = None,
     plot: output.PlotOpt = None,
     fmt: Annotated[common.Format, typer.Option("--format", "-f", show_default=False,
                                                help=FORMAT_HELP)] = common.Format.table,

@@ -1,7 +1,6 @@
 """``analyser vary``: one line-up on the same deals under each value of one rule setting."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -22,9 +21,7 @@ def vary(
         "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
              "e.g. talk=none,open or hands=2,4.")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", metavar=common.FILE, show_default=False,
-        help="Also write the table and the configuration to this Parquet FILE.")] = None,
+    out: common.out_option("the table and the configuration") = None,
     plot: output.PlotOpt = None,
     fmt: common.format_option("result") = common.Format.table,
     run: common.RunArgs = None,

@@ -1,8 +1,7 @@
-"""The arguments every analysis that plays a plan over duplicate deals checks alike (compare,
-tournament, sweep, vary), checked once and in one order: where the units are played, how many
-(a count, or a first batch and a cap for a precision target), from which unit, in what chunks,
-and the game, players, rules and seed of a first configuration. simulate and report, which
-count otherwise, check where the units are played here too (:func:`checked_where`).
+"""The arguments every analysis that plays units checks alike (simulate, compare, tournament,
+sweep, vary, report), checked once and in one order: where the units are played, how many (a
+count, or a first batch and a cap for a precision target), from which unit, in what chunks,
+and the game, players, rules and seed of a first configuration.
 """
 from __future__ import annotations
 
@@ -58,15 +57,20 @@ def checked_where(backend, run_dir) -> dict:
 
 def play_args(game, players, policies, seed, rules, unit, *, n=None, deals=None, precision=None,
               max_deals=DEFAULT_MAX_COUNT, first_deal=0, chunk_size=DEFAULT_CHUNK, backend=None,
-              run_dir=None) -> PlayArgs:
-    """Check an analysis's arguments as simulate's are checked: ``n`` or ``deals`` (one count under
-    two names), a precision target and its cap ``max_deals``, the first unit (leaving room for
-    the cap), the chunk size, ``backend`` and ``run_dir``, and the configuration of ``policies``."""
+              run_dir=None, streams=None, default_count=None) -> PlayArgs:
+    """Check an analysis's arguments: ``n`` or ``deals`` (one count under two names; without
+    either and without a precision target ``default_count``, else stopping's defaults), a
+    precision target and its cap ``max_deals``, the first unit (leaving room for the cap), the
+    chunk size, ``backend`` and ``run_dir``, and the configuration of ``policies`` (seat
+    ``streams`` as RunConfig.build takes them)."""
     where = checked_where(backend, run_dir)
     count = one_count(n, deals, "deal")
     precision = check_precision(precision)
     chunk_size = check_chunk_size(chunk_size)
-    base = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, unit=unit)
+    if count is None and precision is None:
+        count = default_count
+    base = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, unit=unit,
+                           streams=streams)
     count, cap = count_and_cap(count, precision, max_deals, base.game.unit)
     first_deal = first_unit(first_deal, base.game.unit, cap)
     return PlayArgs(base, count, cap, precision, first_deal, chunk_size, where["backend"], where["run_dir"])

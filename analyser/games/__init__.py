@@ -29,19 +29,21 @@ outside the package, with its own state layout). What a game writes
           one action by the seat to act and whatever follows from it (a trick's
           end, the next hand dealt from (seed, unit)); True when the unit is over;
       play_unit_nb(<begin_unit_nb's arguments>)
-          the one place a unit is played, for simulation and traces alike.
+          the one place a unit is played, for simulation and traces alike
+          (analyser.kernels.loops.unit_loop, bound to the game's two above).
 
 - ``engine.py``: ``record_nb`` (the unit's outcome; the status fields by
-  analyser.kernels.records.record_status_nb), ``_block_nb``, ``simulate_nb`` and
-  ``simulate`` (the entry point: analyser.games.dispatch.with_kinds).
+  analyser.kernels.records.record_status_nb), ``_block_nb`` and ``simulate_nb``
+  (analyser.kernels.loops.simulate_loop) and ``simulate`` (the entry point:
+  analyser.games.dispatch.with_kinds).
 - ``dispatch.py``: ``BUILT_IN`` and ``decide_nb`` (analyser.games.dispatch).
 - ``trace.py``: ``trace_nb``, ``decode_log`` and ``trace_unit`` (run through
   analyser.games.common.run_trace); ``trace_text.py``: ``render``.
 - ``catalog.py``/``policies.py``: the policies.
 - ``playouts.py``: the compiled play-outs of the kit and rollouts, in the shared
   signatures of analyser.kernels.signatures: ``playout_nb`` (a unit's records after
-  every action), ``forced_policy`` and ``play_worlds_nb`` (every world after every
-  candidate action, its streams reseeded by analyser.kernels.worlds).
+  every action) and ``forced_policy`` (analyser.kernels.loops.playout_loop), and
+  ``play_worlds_nb`` (every world after every candidate action, its streams reseeded by analyser.kernels.worlds).
 - ``kit.py``: its ``RecordsPosition`` (where the cards are, what a seat sees) and a
   ``RecordsKit`` naming its facts as class attributes (analyser.games.kit).
 - ``view.py``: how a replay page shows it (analyser.games.view.GameView), named by ``view``.
@@ -51,15 +53,17 @@ outside the package, with its own state layout). What a game writes
 wording recompiles nothing: no kernel may live in them, and nothing compiled may read
 a value from them (tests/test_cache.py checks both).
 
-Why ``simulate_nb``, ``_block_nb``, ``trace_nb``, ``new_state_nb``, the entry points
-and the play-outs stay per game: numba compiles and caches a function for the
-types it meets, and these name the game's own dtypes and kernels as globals.
-Shared, they would need the game's kernels passed in (first-class functions: an
-indirect call on every action) or a factory building them in a closure (which
-numba's disk cache does not keep well); so each game holds its own short copy.
-Shared kernels that take the game's arrays as arguments (reset_nb,
-record_status_nb, the event log, rng, bits) are compiled once per game's types
-and cost what the game's own copy did.
+The loops that only drive a game's own kernels are written once, in
+analyser.kernels.loops, and each game binds them to its functions: ``play_unit_nb``
+(rules.py, but Palace's, which skips cycles), ``_block_nb`` and ``simulate_nb``
+(engine.py), ``playout_nb`` and ``forced_policy`` (playouts.py). A bound loop is the
+game's own function to numba (compiled for the game's types, the game's step inlined
+into it, cached in the game's folder), so it costs what a hand-written copy did.
+What stays per game is what names the game's records: ``new_state_nb``, ``trace_nb``,
+``play_worlds_nb`` (where a world's part of the unit ends, and what the current part
+scored) and the rules. Shared kernels that take the game's arrays as arguments
+(reset_nb, record_status_nb, the event log, rng, bits) are compiled once per game's
+types and cost what the game's own copy did.
 
 What a game gets: GameSpec finds ``simulate``, ``trace`` and ``trace_text`` in
 its ``package`` (registry.ENTRY_POINTS) and defaults ``policy_signature`` to

@@ -32,3 +32,13 @@ def run_header(setup: dict) -> list[str]:
     settings = [f"{k}={v}" for k, v in setup.get("settings", {}).items()]
     seats = [f"s{s} {p}" for s, p in enumerate(setup.get("policies", []))]
     return listing("Settings:", settings) + listing("Seats:", seats)
+
+
+def parts_shown(events: list[dict], part: str, lines: list[str]) -> tuple[list[int], bool]:
+    """The parts (``part``: "round", "hand") a trace's events cover, and whether it is the whole
+    unit (it holds the result); a single part cut out alone says so in ``lines`` ("Round 3 only.")."""
+    parts = sorted({e[part] for e in events[1:] if part in e})
+    whole = any(e["type"] == "result" for e in events)
+    if not whole and len(parts) == 1:
+        lines.append(f"{part.capitalize()} {parts[0]} only.")
+    return parts, whole

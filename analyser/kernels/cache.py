@@ -11,6 +11,9 @@ the sources it can depend on, and by nothing else:
   (``analyser/games/<game>/...``), keyed also by a hash of that game's folder
   but its GameSpec, trace text and replay view (PLAIN_GAME_FILES), so an edit to one game's
   rules or policies recompiles only that game;
+- a loop written once in ``analyser/kernels/loops.py`` and bound to one game's functions
+  is that game's: it is cached in the game's folder, as if written in the game's file that
+  binds it (:func:`own`);
 - ``numba/<kernels>/external-<folder key>/``: functions outside the package
   decorated with :func:`analyser.kernels.jit.jit` (or ``kernel``), such as a
   game written outside this repository: keyed also by the ``.py`` files beside
@@ -39,6 +42,7 @@ from analyser.kernels import paths
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _claimed: set = set()     # code objects of functions outside the package decorated through analyser.kernels.jit
+_owners: dict = {}        # a function bound from a template (analyser.kernels.loops) -> the file that bound it
 
 
 def tree_key(root: Path, *parts: str, recursive: bool = True, skip: tuple[str, ...] = ()) -> str:
@@ -102,6 +106,13 @@ def claim(fn) -> None:
     _claimed.add(fn.__code__)
 
 
+def own(fn, py_file: str | os.PathLike) -> None:
+    """Cache ``fn`` (a function about to be decorated) as a function of ``py_file``: in its
+    folder, stamped by that file, so the game that binds a shared loop keys its compile."""
+    _owners[fn] = os.fspath(py_file)
+    claim(fn)
+
+
 def cache_subdir(py_file: str | os.PathLike, package_dir: str | os.PathLike | None = None,
                  claimed: bool = False) -> str | None:
     """The folder, relative to ``analyser.CACHE_DIR``, that caches the functions of
@@ -144,6 +155,7 @@ class PackageCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheL
 
     @classmethod
     def from_function(cls, py_func, py_file):
+        py_file = _owners.get(py_func, py_file)
         if not os.path.exists(py_file):
             return None
         subdir = cache_subdir(py_file, claimed=py_func.__code__ in _claimed)

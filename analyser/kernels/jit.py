@@ -5,7 +5,7 @@ masks, the log) and never allocate, so they are compiled without numba's
 reference counting (NRT): with it, every array passed between two kernels costs
 an atomic incref/decref pair, which was most of a simulation's time. A kernel
 that tries to allocate fails to compile, which is the intended guard. Allocate
-in the caller (``engine._block_nb``) and hand the buffers down.
+in the caller (a game's ``_block_nb``, analyser.kernels.loops) and hand the buffers down.
 
 ``inline_kernel``: for the small kernels on the per-action path (and those that
 take many arguments): numba passes an array as seven scalars, so a call can cost

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
+from dataclasses import replace
 
 import pandas as pd
 
@@ -42,7 +43,7 @@ from analyser.analyses.report.model import BalanceReport
 from analyser.analyses.report.titles import TITLES
 from analyser.analyses.report.verdicts import VERDICTS
 from analyser.analyses.report.writer import check_out
-from analyser.engine.config import RunConfig, whole_number
+from analyser.engine.config import whole_number
 from analyser.errors import Interrupted, UserError, choices
 from analyser.stats.effects import outcome_groups
 from analyser.stats.multiple import FDR, bh_adjust
@@ -79,16 +80,13 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     command: the command line that made the report, recorded in it (the CLI gives it).
     backend, run_dir: as simulate's; every run of the report keeps its chunks in the one directory.
     """
-    from analyser.engine.play_args import checked_where
+    from analyser.engine.play_args import play_args
     from analyser.engine.progress import in_notebook
 
-    where = checked_where(backend, run_dir)
-    if n is not None and deals is not None and n != deals:
-        raise UserError(f"give the number of deals once (n={n!r}, deals={deals!r})")
-    count = n if n is not None else deals if deals is not None else DEFAULT_DEALS
-    config = RunConfig.build(game, players=players, policies=policies,
-                             deals=whole_number(count, "the number of deals", 1), seed=seed, rules=rules)
-    count = config.deals
+    args = play_args(game, players, policies, seed, rules, None, n=n, deals=deals, backend=backend, run_dir=run_dir,
+                     default_count=DEFAULT_DEALS)
+    where, count = args.where, args.count
+    config = replace(args.base, deals=count)
     t_deals = whole_number(tournament_deals if tournament_deals is not None else max(1, count // TOURNAMENT_SHARE),
                            "the tournament's deals per pair", 1)
     todo = _sections(sections)

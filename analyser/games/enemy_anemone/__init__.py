@@ -59,4 +59,5 @@ GAME = GameSpec(
     cap=lambda players, settings: settings["max_actions"],
     score_bounds=lambda players, settings: (0.0, float(settings["hands"] * deck_points(players))),
     view=lazy("analyser.games.enemy_anemone.view:AnemoneView"),
+    report_size=(100_000, 20_000),
 )

@@ -1,12 +1,11 @@
 """The Enemy Anemone simulation loop: many matches in parallel, one record per match.
 
-``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+``simulate_nb`` (analyser.kernels.loops, bound here) is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
 cache. ``simulate`` is the GameSpec entry point. Matches are played by rules.play_unit_nb, as traces are.
 """
 import numba
-import numpy as np
-from numba import njit, prange, types
+from numba import types
 
 from analyser.games.dispatch import with_kinds
 from analyser.games.enemy_anemone.constants import MAX_HANDS, MAX_PLAYERS
@@ -15,6 +14,7 @@ from analyser.games.enemy_anemone.records import RECORD_DTYPE
 from analyser.games.enemy_anemone.rules import play_unit_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.loops import simulate_loop
 from analyser.kernels.records import record_status_nb
 from analyser.kernels.signatures import simulate_signature
 
@@ -71,31 +71,8 @@ def record_nb(rec, unit, pub, hid):
             rec["win"][s] = 1.0 / winners
 
 
-@njit(cache=True)
-def _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out):
-    """Matches lo .. hi - 1, on buffers of this block's own (params and settings
-    copied too: a shared array's refcount would bounce between threads)."""
-    params = params.copy()
-    settings = settings.copy()
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    for i in range(lo, hi):
-        play_unit_nb(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
-        record_nb(out[i], first + i, pub, hid)
-
-
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
-
-
-@njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)
-def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
-    """Play matches first .. first + len(out) - 1 into ``out``."""
-    n = out.size
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
-
+_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, play_unit_nb=play_unit_nb, record_nb=record_nb,
+                                       new_state_nb=new_state_nb, block=BLOCK)
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

@@ -9,7 +9,7 @@ trace cut to one hand (``--hand K``: the setup and that hand's events).
 """
 from __future__ import annotations
 
-from analyser.io.trace_lines import WIDTH, pack, run_header
+from analyser.io.trace_lines import WIDTH, pack, parts_shown, run_header
 
 BONUS_RANKS = (3, 5, 8)
 
@@ -162,9 +162,7 @@ def render(events: list[dict]) -> str:
     players = setup["players"]
     policies = setup.get("policies", [])
     lines = _header(setup)
-    hands = sorted({e["hand"] for e in events[1:] if "hand" in e})
-    if not any(e["type"] == "result" for e in events) and len(hands) == 1:
-        lines.append(f"Hand {hands[0]} only.")
+    parts_shown(events, "hand", lines)
     held = None          # each seat's tokens as the current hand starts, when the events tell
     last_totals = None
     hand = None

@@ -64,4 +64,5 @@ GAME = GameSpec(
     cap=lambda players, settings: settings["max_actions"] * (2 * settings["rounds"] - 1),   # a cap per round
     score_bounds=lambda players, settings: (0.0, float(settings["rounds"])),   # the team's rounds won
     view=lazy("analyser.games.olenon.view:OlenonView"),
+    report_size=(200_000, 50_000),
 )

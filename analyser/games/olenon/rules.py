@@ -28,6 +28,7 @@ from analyser.games.olenon.dispatch import decide_nb, reads_legal_nb
 from analyser.kernels.bits import BIT, NONE, lowest_nb, mark_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.loops import unit_loop
 from analyser.kernels.records import illegal_action_nb, reset_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
@@ -282,9 +283,4 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
     return False
 
 
-@kernel
-def play_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
-    """The one place a match is played, for simulation and traces alike."""
-    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
-    while not over:
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+play_unit_nb = unit_loop(__file__, begin_unit_nb=begin_unit_nb, step_nb=step_nb)

@@ -9,7 +9,7 @@ went out. Works on a whole match and on a trace cut to one round (``--round K``)
 """
 from __future__ import annotations
 
-from analyser.io.trace_lines import pack, run_header
+from analyser.io.trace_lines import pack, parts_shown, run_header
 
 
 def _cards(cards) -> str:
@@ -66,10 +66,7 @@ def render(events: list[dict]) -> str:
     setup = events[0]
     policies = setup.get("policies", [])
     lines = _header(setup)
-    rounds = sorted({e["round"] for e in events[1:] if "round" in e})
-    whole = any(e["type"] == "result" for e in events)
-    if not whole and len(rounds) == 1:
-        lines.append(f"Round {rounds[0]} only.")
+    rounds, whole = parts_shown(events, "round", lines)
     won = [0, 0] if whole or rounds == [0] else None
     moves: list[str] = []
     trick = 0

@@ -50,4 +50,5 @@ GAME = GameSpec(
     cap=lambda players, settings: settings["max_actions"],
     score_bounds=lambda players, settings: (0.0, 1.0),      # 1 for every seat but the loser
     view=lazy("analyser.games.palace.view:PalaceView"),
+    report_size=(200_000, 20_000),
 )

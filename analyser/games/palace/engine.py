@@ -1,13 +1,12 @@
 """The Palace simulation loop: many deals in parallel, one record per deal.
 
-``simulate_nb`` is compiled once, with an explicit signature, for any tuple of
+``simulate_nb`` (analyser.kernels.loops, bound here) is compiled once, with an explicit signature, for any tuple of
 policies (see state.POLICY_T); importing this module loads it from the disk
 cache. Games are played by rules.play_unit_nb, as traces are, so a trace is
 exactly the game the simulation played.
 """
 import numba
-import numpy as np
-from numba import njit, prange, types
+from numba import types
 
 from analyser.games.dispatch import with_kinds
 from analyser.games.palace.constants import MAX_PLAYERS
@@ -16,6 +15,7 @@ from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import play_unit_nb
 from analyser.games.palace.state import POLICIES_T, new_state_nb
 from analyser.kernels.jit import kernel
+from analyser.kernels.loops import simulate_loop
 from analyser.kernels.records import record_status_nb
 from analyser.kernels.signatures import simulate_signature
 
@@ -51,33 +51,9 @@ def record_nb(rec, unit, pub, hid):
     rec["draw"] = False
     rec["turns"] = hd["turns"]
 
-@njit(cache=True)   # not a kernel: it allocates the block's buffers (NRT)
-def _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, params, streams, out):
-    """Deals lo .. hi - 1, on buffers of this block's own.
-
-    ``params`` and ``settings`` are copied too: a policy compiled with reference
-    counting increfs its parameter row on every call, and a shared array would
-    bounce that count between threads."""
-    params = params.copy()
-    settings = settings.copy()
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    for i in range(lo, hi):
-        play_unit_nb(seed, first_deal + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal,
-                     log)
-        record_nb(out[i], first_deal + i, pub, hid)
 
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
-
-@njit(SIMULATE_SIG, parallel=True, nogil=True, cache=True)   # an explicit signature and prange: no kernel
-def simulate_nb(seed, first_deal, players, settings, policies, kinds, params, streams, out):
-    """Play deals first_deal .. first_deal + len(out) - 1 into ``out``."""
-    n = out.size
-    n_blocks = (n + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        lo = b * BLOCK
-        hi = min(n, lo + BLOCK)
-        _block_nb(seed, first_deal, lo, hi, players, settings, policies, kinds, params, streams, out)
-
+_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, play_unit_nb=play_unit_nb, record_nb=record_nb,
+                                       new_state_nb=new_state_nb, block=BLOCK)
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

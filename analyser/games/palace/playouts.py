@@ -1,13 +1,14 @@
 """Palace's compiled play-outs: a game kept action by action for the test kit, and rollouts' worlds.
 
-``playout_nb`` plays a game as simulate does (but every action: no cycle skipped) and keeps
-the three state records after the setup and every action (analyser.games.kit.recorded_positions
-reads them). ``play_worlds_nb`` plays every world after every candidate action in one call: a
-world is a position's three state records (analyser.games.worlds made it); the deciding seat
-is made to play the action (``forced_policy``, which returns it), then the game is played out by
-the line-up's policies, and the outcome block is written. Every action of a world starts from
-the same records, its streams reseeded by analyser.kernels.worlds (a game is one hand: hand 0),
-so the actions are compared on the same future (common random numbers).
+``playout_nb`` (analyser.kernels.loops, bound here) plays a game as simulate does (but every
+action: no cycle skipped) and keeps the three state records after the setup and every action
+(analyser.games.kit.recorded_positions reads them). ``play_worlds_nb`` plays every world after
+every candidate action in one call: a world is a position's three state records
+(analyser.games.worlds made it); the deciding seat is made to play the action
+(``forced_policy``, which returns it), then the game is played out by the line-up's policies,
+and the outcome block is written. Every action of a world starts from the same records, its
+streams reseeded by analyser.kernels.worlds (a game is one hand: hand 0), so the actions are
+compared on the same future (common random numbers).
 """
 from __future__ import annotations
 
@@ -18,32 +19,12 @@ from analyser.games.palace.constants import ACTION
 from analyser.games.palace.engine import RECORD_T, record_nb
 from analyser.games.palace.rules import begin_unit_nb, play_out_nb, step_nb
 from analyser.games.palace.state import HIDDEN_T, POLICIES_T, POLICY_SIG, PRIVATE_T, PUBLIC_T, new_state_nb
+from analyser.kernels.loops import playout_loop
 from analyser.kernels.signatures import play_worlds_signature, playout_signature
 from analyser.kernels.worlds import reseed_world_nb
 
-
-@njit(playout_signature(POLICIES_T), cache=True)
-def playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
-    """The records after the setup and every action in row i of pubs, privs and hids; returns
-    how many rows (all of them: the buffers were too small)."""
-    pub, priv, hid, legal = new_state_nb()
-    log = np.zeros(0, np.int32)
-    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
-    n = 0
-    while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
-        n += 1
-        if over or n == pubs.shape[0]:
-            return n
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
-
-
-@njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
-def forced_policy(pub, pv, legal, params):
-    """The rollout's candidate: the action in the first parameter."""
-    return np.int64(params[0])
+playout_nb, forced_policy = playout_loop(__file__, playout_signature(POLICIES_T), POLICY_SIG,
+                                         begin_unit_nb=begin_unit_nb, step_nb=step_nb, new_state_nb=new_state_nb)
 
 
 @njit(play_worlds_signature(POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T, RECORD_T), parallel=True, nogil=True,

@@ -89,4 +89,5 @@ GAME = GameSpec(
     cap=lambda players, settings: settings["max_games"] * (settings["max_moves"] + settings["max_turns"]) + 1,
     score_bounds=lambda players, settings: (0.0, float(most_points(settings))),
     view=lazy("analyser.games.spite_and_malice.view:SpiteView"),
+    report_size=(100_000, 20_000),
 )

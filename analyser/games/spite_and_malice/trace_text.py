@@ -13,7 +13,7 @@ the turn ended: ``| 9>s3`` a discard onto side pile 3, ``| stop``, or nothing
 from __future__ import annotations
 
 from analyser.games.spite_and_malice.constants import card_name
-from analyser.io.trace_lines import pack, run_header
+from analyser.io.trace_lines import pack, parts_shown, run_header
 
 
 def _cards(cards) -> str:
@@ -56,10 +56,7 @@ def render(events: list[dict]) -> str:
     setup = events[0]
     policies = setup.get("policies", [])
     lines = _header(setup)
-    rounds = sorted({e["round"] for e in events[1:] if "round" in e})
-    whole = any(e["type"] == "result" for e in events)
-    if not whole and len(rounds) == 1:
-        lines.append(f"Round {rounds[0]} only.")
+    rounds, whole = parts_shown(events, "round", lines)
     points = [0, 0] if whole or rounds == [0] else None     # unknown at the start of a round cut out alone
     head = ""
     moves: list[str] = []
