@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from analyser.analyses.records import SimulationResult
 from analyser.engine.background import Background
 from analyser.engine.config import MAX_INDEX, RunConfig
@@ -124,9 +126,14 @@ class TallySink(Sink):
     """simulate's sink: the tally, the results file (written as chunks finish) and the kept records.
     ``finish(run)`` gives what joins the metadata once the plan is played (the file's too).
     With OVERLAP a chunk is tallied and written in a Background thread while the next one
-    plays; the file and the tally are the same, chunk after chunk in order."""
+    plays; the file and the tally are the same, chunk after chunk in order.
 
-    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish):
+    Kept records of a run of known size (``size``: no precision target) go straight into one
+    array of that size, so the peak is the records once, not blocks and their join; a run whose
+    records could not stay within KEEP_LIMIT keeps none from the start. A precision run, whose
+    size is not known, keeps blocks and joins them at the end."""
+
+    def __init__(self, config: RunConfig, meta: dict, keep_records: bool, out, finish, size: int | None = None):
         from analyser.io.results_file import RecordWriter
 
         self.game, self.players, self.out, self.finish = config.game, config.players, out, finish
@@ -139,10 +146,21 @@ class TallySink(Sink):
         self.holds = 1 if OVERLAP else 0
         self.kept = []
         self.extra: dict = {}
+        self.first, self.array = config.first_deal, None
+        if self.keeps_records and size is not None:
+            if self.limit is not None and size * config.game.record_dtype.itemsize > self.limit:
+                self.drop_records(0, size)
+            else:
+                self.array = np.zeros(size, config.game.record_dtype)
 
     def add(self, chunk, records) -> None:
         rec, = records
-        if self.keeps_records:
+        if self.array is not None:
+            at = chunk.start - self.first
+            dtype = self.array.dtype
+            self.array[at: at + rec.size].view(np.uint8).reshape(rec.size, dtype.itemsize)[:] = \
+                rec.view(np.uint8).reshape(rec.size, dtype.itemsize)     # byte for byte (pipeline.join_records)
+        elif self.keeps_records:
             self.kept.append(rec)
             self.kept_bytes += rec.nbytes
             if self.limit is not None and self.kept_bytes > self.limit:
@@ -152,13 +170,16 @@ class TallySink(Sink):
         else:
             self.take(rec)
 
-    def drop_records(self, units: int) -> None:
-        """Past KEEP_LIMIT: keep no more records (the tally goes on), and say so."""
+    def drop_records(self, units: int, size: int | None = None) -> None:
+        """Past KEEP_LIMIT (or, ``size`` known, before the first unit: the run's records would pass it):
+        keep no more records (the tally goes on), and say so."""
         import warnings
 
         self.kept, self.keeps_records = [], False
         gib = self.limit / (1 << 30)
-        self.extra["records"] = (f"not kept: past {units:,} {plural(self.game.unit)} they took more than {gib:g} GiB "
+        units_ = plural(self.game.unit)
+        why = f"past {units:,} {units_} they took" if size is None else f"{size:,} {units_} would take"
+        self.extra["records"] = (f"not kept: {why} more than {gib:g} GiB "
                                  f"of memory; keep_records=True keeps them all, out=FILE writes them to disk")
         warnings.warn(f"the records are {self.extra['records']}", stacklevel=2)
 
@@ -189,6 +210,8 @@ class TallySink(Sink):
         return file_note(self.out, self.writer.existed) if self.writer else ""
 
     def records(self):
+        if self.array is not None:
+            return self.array
         return join_records(self.kept, self.game.record_dtype) if self.keeps_records else None
 
 
@@ -210,7 +233,7 @@ def run(config: RunConfig, threads: int | None = None, chunk_size: int = DEFAULT
                                    "max_deals": precision[1], "bias": PRECISION_BIAS})
         return {**done, **(extra or {})}
 
-    sink = TallySink(config, meta, keep_records, out, finish)
+    sink = TallySink(config, meta, keep_records, out, finish, size=None if precision is not None else config.deals)
     plan = Plan.of([config], chunk_size=chunk_size, label=f"{config.game.name} x{config.players}")
     run_ = execute(plan, sink, stop, threads=threads, progress=progress, backend=backend, run_dir=run_dir)
     meta.update(sink.extra)

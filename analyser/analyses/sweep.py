@@ -142,29 +142,49 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
         return tuple(RunConfig.build(base.game, players=base.players, policies=[seats[h] for h in ids], deals=count,
                                      seed=run_seed, rules=rules, first_deal=first_deal, streams=ids) for ids in homes)
 
-    def play(settings: list[SeatPolicy], run_seed: int, label: str, name: str) -> list[Plays]:
-        """Each setting on common deals in every arrangement: its Plays."""
-        blocks: list[list[Plays]] = [[] for _ in settings]
+    def play(settings: list[SeatPolicy], run_seed: int, label: str, name: str, done) -> None:
+        """Each setting on common deals in every arrangement; ``done(i, plays)`` as soon as setting i's
+        last chunk is in. The plan plays its groups one after the other and the sink takes chunks in
+        plan order, so one setting's per-deal values are held at a time (besides what ``done`` keeps)."""
+        held = {"group": 0, "blocks": []}
+
+        def add(chunk, recs):
+            if chunk.group != held["group"]:
+                done(held["group"], Plays.concat(held["blocks"]))
+                held.update(group=chunk.group, blocks=[])
+            held["blocks"].append(Plays.of(recs, positions, base.players))
+
         schedule = Plan(tuple(group(s, run_seed) for s in settings), first_deal, count, chunk_size, label, name)
-        sink = Gather(lambda chunk, recs: blocks[chunk.group].append(Plays.of(recs, positions, base.players)), out)
-        runs.append(execute(schedule, sink, threads=threads, progress=progress, executor=executor))
-        return [Plays.concat(b) for b in blocks]
+        runs.append(execute(schedule, Gather(add, out), threads=threads, progress=progress, executor=executor))
+        done(held["group"], Plays.concat(held["blocks"]))
 
     runs: list = []
     executor = make_executor(args.backend, args.run_dir, progress)   # one for both plans: compiled once
     try:
         label = f"{base.game.name} x{base.players}, {len(lineup.policies)} settings x {len(homes)} arrangements"
-        others = [i for i in range(len(lineup.policies)) if i != lineup.baseline_row]
-        played = play([lineup.baseline] + [lineup.policies[i] for i in others], seed, label, "settings")
-        base_plays = played[0]
-        by_setting = dict(zip(others, played[1:], strict=True))
-        rows = [setting_row(base_plays if i == lineup.baseline_row else by_setting[i], base_plays,
-                            i == lineup.baseline_row)
-                for i in range(len(lineup.policies))]
+        baseline_row = lineup.baseline_row
+        others = [i for i in range(len(lineup.policies)) if i != baseline_row]
+        kept: dict = {}      # the baseline's Plays (group 0, played first) and each setting's row
+        by_setting: dict = {}
+
+        def row(group_index: int, plays: Plays) -> None:
+            if group_index == 0:
+                kept["base"] = plays
+                if baseline_row is not None:
+                    by_setting[baseline_row] = setting_row(plays, plays, True)
+            else:
+                by_setting[others[group_index - 1]] = setting_row(plays, kept["base"])
+
+        play([lineup.baseline] + [lineup.policies[i] for i in others], seed, label, "settings", row)
+        base_plays = kept["base"]
+        rows = [by_setting[i] for i in range(len(lineup.policies))]
         table = _table(lineup, rows)
         k = best_index(table)
         again = f"{base.game.name} x{base.players}, re-check of the best setting"
-        check_base, check_best = play([lineup.baseline, lineup.policies[k]], check_seed, again, "re-check runs")
+        checked: list[Plays] = []
+        play([lineup.baseline, lineup.policies[k]], check_seed, again, "re-check runs",
+             lambda _, plays: checked.append(plays))
+        check_base, check_best = checked
     finally:
         executor.close()
     check = setting_row(check_best, check_base, k == lineup.baseline_row)

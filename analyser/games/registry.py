@@ -190,7 +190,7 @@ class GameSpec:
     cap: Callable[[int, dict[str, int]], int] | None = None                            # see above
     score_bounds: Callable[[int, dict[str, int]], tuple[float, float]] | None = None  # see above
     view: Callable[[], object] | None = None              # None: no replay page
-    report_size: tuple[int, int] | None = None  # units per run, deals per pair of its report in reports/ (None: defaults)
+    report_size: tuple[int, int] | None = None  # units per run, deals per pair of its report (None: the defaults)
 
     def __post_init__(self):
         for name, target in ENTRY_POINTS.items():
