@@ -9,17 +9,17 @@ from analyser.analyses import sweep_plays
 
 
 def test_a_sweep_holds_one_settings_per_deal_values_at_a_time(monkeypatch):
-    alive, most = weakref.WeakSet(), [0]
+    alive, most = [], [0]        # weak references to every Plays a sweep made, the most alive at a row
     concat = sweep_plays.Plays.concat.__func__
 
     def tracked(cls, blocks):
         plays = concat(cls, blocks)
-        alive.add(plays)
+        alive.append(weakref.ref(plays))
         return plays
 
     def row(*args, **kwargs):
         gc.collect()
-        most[0] = max(most[0], len(alive))
+        most[0] = max(most[0], sum(ref() is not None for ref in alive))
         return setting_row(*args, **kwargs)
 
     setting_row = sweep_module.setting_row
@@ -27,4 +27,5 @@ def test_a_sweep_holds_one_settings_per_deal_values_at_a_time(monkeypatch):
     monkeypatch.setattr(sweep_module, "setting_row", row)
     r = analyser.sweep("palace", ["pickup:max_pile=0..11"], players=2, deals=300, seed=1, chunk_size=100)
     assert len(r.table) == 12
-    assert most[0] <= 2, f"{most[0]} settings' per-deal values held at once"
+    # the run's baseline and the setting being reduced; in the re-check, its baseline and best beside them
+    assert most[0] <= 3, f"{most[0]} settings' per-deal values held at once"

@@ -1,16 +1,19 @@
 """Every game laid out as the built-in ones are keeps one shape of compiled entry points
 (analyser.games): what rollouts, the kit and search players are written once against.
 
-Read from the sources (ast), so the test compiles nothing and names the game and the function
-that left the shape.
+Read from the game's modules: each entry point is a compiled function (written in the game, or
+a loop of analyser.kernels.loops bound to the game's), with the shared argument names and, for
+the play-outs, compiled with the shared signatures; a failure names the game and the function.
 """
-import ast
-import importlib.util
+import importlib
+import inspect
 
 import pytest
+from numba.core.registry import CPUDispatcher
 
 from analyser.games.kit import PLAY_WORLDS_ARGS, RecordsKit
 from analyser.games.registry import game_names, get_game
+from analyser.kernels import signatures
 
 UNIT_ARGS = ("seed", "unit", "players", "settings", "streams", "policies", "kinds", "params",
              "pub", "priv", "hid", "legal", "log")
@@ -21,13 +24,11 @@ SHAPE = {
     "rules": {"begin_unit_nb": UNIT_ARGS, "step_nb": STEP_ARGS, "play_unit_nb": UNIT_ARGS},
     "playouts": {"playout_nb": PLAYOUT_ARGS, "play_worlds_nb": PLAY_WORLDS_ARGS},
 }
-SIGNATURES = {"playout_nb": "playout_signature", "play_worlds_nb": "play_worlds_signature"}
 GAMES = [name for name in game_names() if isinstance(get_game(name).kit(), RecordsKit)]
 
 
-def functions(module: str) -> dict[str, ast.FunctionDef]:
-    tree = ast.parse(open(importlib.util.find_spec(module).origin).read())
-    return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+def functions(module: str) -> dict[str, CPUDispatcher]:
+    return {name: fn for name, fn in vars(importlib.import_module(module)).items() if isinstance(fn, CPUDispatcher)}
 
 
 def test_the_built_in_games_are_all_in_the_shape():
@@ -41,15 +42,20 @@ def test_a_games_entry_points_keep_the_shape(name):
     for part, expected in SHAPE.items():
         found = functions(modules[part])
         for fn, args in expected.items():
-            assert fn in found, f"{name}: {modules[part]} has no {fn}"
-            got = tuple(a.arg for a in found[fn].args.args)
+            assert fn in found, f"{name}: {modules[part]} has no compiled {fn}"
+            got = tuple(inspect.signature(found[fn].py_func).parameters)
             assert got == args, f"{name}: {fn}{got} left the shape {args}"
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_games_playouts_compile_with_the_shared_signatures(name):
-    found = functions(get_game(name).kit().package + ".playouts")
-    for fn, builder in SIGNATURES.items():
-        calls = [d.args[0].func.id for d in found[fn].decorator_list
-                 if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Call)]
-        assert calls == [builder], f"{name}: {fn} is not compiled with analyser.kernels.signatures.{builder}"
+    package = get_game(name).kit().package
+    found = functions(package + ".playouts")
+    state = importlib.import_module(package + ".state")
+    record_t = importlib.import_module(package + ".engine").RECORD_T
+    expected = {"playout_nb": signatures.playout_signature(state.POLICIES_T),
+                "play_worlds_nb": signatures.play_worlds_signature(state.POLICIES_T, state.PUBLIC_T, state.PRIVATE_T,
+                                                                   state.HIDDEN_T, record_t)}
+    for fn, signature in expected.items():
+        assert found[fn].signatures == [signature.args], \
+            f"{name}: {fn} is not compiled with analyser.kernels.signatures' signature alone"
