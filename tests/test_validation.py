@@ -17,7 +17,7 @@ from analyser.errors import UserError
     ({"deals": True}, "must be a whole number"),
     ({"deals": 0}, "must be from 1"),
     ({"deals": -5}, "must be from 1"),
-    ({"n": 5, "deals": 6}, "give the number of units once"),
+    ({"n": 5, "deals": 6}, "give the number of deals once"),
     ({"seed": 1.5}, "seed must be a whole number, not 1.5"),
     ({"seed": -1}, "seed must be from 0"),
     ({"seed": 2**64}, "seed must be from 0"),
