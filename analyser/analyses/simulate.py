@@ -26,7 +26,7 @@ import numpy as np
 from analyser.analyses.records import SimulationResult
 from analyser.engine.background import Background
 from analyser.engine.config import MAX_INDEX, RunConfig
-from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records
+from analyser.engine.pipeline import DEFAULT_CHUNK, Plan, Sink, execute, file_note, join_records, put_records
 from analyser.engine.play_args import play_args
 from analyser.engine.progress import in_notebook, preparing
 from analyser.engine.stopping import (
@@ -149,36 +149,31 @@ class TallySink(Sink):
         self.first, self.array = config.first_deal, None
         if self.keeps_records and size is not None:
             if self.limit is not None and size * config.game.record_dtype.itemsize > self.limit:
-                self.drop_records(0, size)
+                self.drop_records(f"{size:,} {plural(self.game.unit)} would take")
             else:
                 self.array = np.zeros(size, config.game.record_dtype)
 
     def add(self, chunk, records) -> None:
         rec, = records
         if self.array is not None:
-            at = chunk.start - self.first
-            dtype = self.array.dtype
-            self.array[at: at + rec.size].view(np.uint8).reshape(rec.size, dtype.itemsize)[:] = \
-                rec.view(np.uint8).reshape(rec.size, dtype.itemsize)     # byte for byte (pipeline.join_records)
+            put_records(self.array, chunk.start - self.first, rec)
         elif self.keeps_records:
             self.kept.append(rec)
             self.kept_bytes += rec.nbytes
             if self.limit is not None and self.kept_bytes > self.limit:
-                self.drop_records(chunk.start + chunk.count)
+                self.drop_records(f"past {chunk.start + chunk.count:,} {plural(self.game.unit)} they took")
         if self.background:
             self.background.submit(self.take, rec)
         else:
             self.take(rec)
 
-    def drop_records(self, units: int, size: int | None = None) -> None:
-        """Past KEEP_LIMIT (or, ``size`` known, before the first unit: the run's records would pass it):
-        keep no more records (the tally goes on), and say so."""
+    def drop_records(self, why: str) -> None:
+        """Past KEEP_LIMIT (or, the run's size known, before its first unit: its records would pass
+        it): keep no more records (the tally goes on), and say ``why`` ("past N games they took")."""
         import warnings
 
         self.kept, self.keeps_records = [], False
         gib = self.limit / (1 << 30)
-        units_ = plural(self.game.unit)
-        why = f"past {units:,} {units_} they took" if size is None else f"{size:,} {units_} would take"
         self.extra["records"] = (f"not kept: {why} more than {gib:g} GiB "
                                  f"of memory; keep_records=True keeps them all, out=FILE writes them to disk")
         warnings.warn(f"the records are {self.extra['records']}", stacklevel=2)

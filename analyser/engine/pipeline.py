@@ -64,12 +64,18 @@ def join_records(blocks: list[np.ndarray], dtype: np.dtype) -> np.ndarray:
     record dtype field by field and leaves its padding bytes undefined, so equal
     runs would not give equal bytes (np.save, hashes)."""
     out = np.zeros(sum(b.size for b in blocks), dtype)
-    raw = out.view(np.uint8).reshape(out.size, dtype.itemsize)
     at = 0
     for b in blocks:
-        raw[at: at + b.size] = b.view(np.uint8).reshape(b.size, dtype.itemsize)
+        put_records(out, at, b)
         at += b.size
     return out
+
+
+def put_records(out: np.ndarray, at: int, block: np.ndarray) -> None:
+    """Copy ``block`` into ``out[at:]`` byte for byte, padding included (see join_records)."""
+    width = out.dtype.itemsize
+    out[at: at + block.size].view(np.uint8).reshape(block.size, width)[:] = block.view(np.uint8).reshape(block.size,
+                                                                                                         width)
 
 
 @dataclass(frozen=True)
