@@ -60,6 +60,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group(module))
 
 
+def pytest_configure(config):
+    """``--dist loadgroup`` groups a test by a suffix xdist writes into the node id's old field; a pytest
+    without that field (9.2, pytest-dev/pytest-xdist#1386) would silently make each module fixture once
+    per worker, so say so instead."""
+    if config.getoption("dist", "no") == "loadgroup" and not hasattr(pytest.Item, "_nodeid"):
+        raise pytest.UsageError(f"pytest {pytest.__version__} breaks pytest-xdist's --dist loadgroup "
+                                "(pytest-dev/pytest-xdist#1386): install the test extra's pytest "
+                                "(pip install -e '.[test]')")
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("two_threads"):
         from analyser.testing.checks import available_threads
