@@ -210,7 +210,7 @@ def report_loops(results):
     print(f"  pickups of the loops by the pile's top: {dict(tops.most_common())}; every pickup forced in "
           f"{sum(r['forced_pickups'] == r['pickups'] for r in loops)} loops")
     print(f"  loops by what is picked up: {dict(Counter(tops_kind(r['tops']) for r in loops).most_common())}")
-    print(f"  a picker holds a 10 it may not play (ten_on_anything would let it): "
+    print(f"  a forced picker holds a 10 in the source it plays from (one ten_on_anything lets it play): "
           f"{share(sum(r['picker_holds_ten'] > 0 for r in loops), len(loops))}")
     print(f"  loops without a real decision (the rules alone keep them going): "
           f"{sum(r['decisions'] == 0 for r in loops)}")
