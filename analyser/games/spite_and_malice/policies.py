@@ -219,10 +219,10 @@ def choose_nb(pb, pv, save_kings, block, runs, dump):
 def random_policy(pub, pv, legal, params):
     """A beginner who plays legally at random but finishes: uniform over the legal builds
     (any source onto any build pile) while there is one, else uniform over the discards, a
-    stop only when nothing else is legal. Uniform over every legal action, it discards
-    nearly at once every turn (four side piles per hand card outnumber the builds), so
-    nothing reaches the build piles, every round ends in a stock-out draw and no match
-    ends. One draw from its stream at every decision."""
+    stop only when nothing else is legal. Not uniform over every legal action: a player who
+    is, discards nearly at once every turn (four side piles per hand card outnumber the
+    builds), so the build piles hardly grow, every round ends in a stock-out draw and no
+    match between two of them ends. One draw from its stream at every decision."""
     builds = 0
     discards = 0
     for a in range(ACTION.STOP):
