@@ -131,23 +131,14 @@ class SpiteKit(RecordsKit):
     fixed_policy = "builder"
 
     def cases(self, game):
-        # small payoff piles, targets or round limits: random play ends its matches and the kit stays fast;
-        # the default rules too (see playout_policies); the first and the last case get the
-        # hidden-information check
+        # small payoff piles, targets or round limits keep the kit fast; random play ends its matches
+        # under every case, the default rules included (random builds before it discards: its
+        # docstring); the first and the last case get the hidden-information check
         return [(2, {"payoff_size": 2, "target": 3}), (2, {}),
                 (2, {"payoff_size": 6, "centre_piles": 4, "refill_empty_hand": "on", "rounds": 3}),
                 (2, {"payoff_size": 4, "stock_out": "at_once", "rounds": 4, "target": 5}),
                 (2, {"payoff_size": 3, "target": 4, "refill_empty_hand": "on", "stock_out": "at_once",
                      "centre_piles": 4})]
-
-    def playout_policies(self, game, players, rules):
-        """With payoff piles of more than 6 cards nearly every round of random play is drawn
-        (the default 20: every one), so a match never ends: the random policy plays
-        against the fixed one, which plays its payoff pile out."""
-        payoff = rules.get("payoff_size", next(s.default for s in game.settings if s.name == "payoff_size"))
-        if payoff > 6:
-            return [self.random_policy, self.fixed_policy]
-        return super().playout_policies(game, players, rules)
 
     def aborting_rules(self):
         return {"max_moves": 40}

@@ -8,7 +8,8 @@ parameter row in the order of its ParamSpecs (catalog.py). A policy is only
 asked with two or more legal actions. It is a pure function of its arguments
 (randomness from ``pv["rng"]``); it never writes to ``pub`` or ``legal``.
 
-builder and patient share ``choose_nb``, a fixed order of preferences:
+random builds at random before it discards at random (random_policy). builder and
+patient share ``choose_nb``, a fixed order of preferences:
 1. play the payoff top if it fits a build pile;
 2. else build toward it: the pile from which the payoff card can be reached
    this turn with the hand and side tops (fewest Kings, then fewest cards);
@@ -37,7 +38,7 @@ from analyser.games.spite_and_malice.constants import (
 from analyser.games.spite_and_malice.state import POLICY_SIG, side_top_nb
 from analyser.kernels.bits import count_nb, lowest_nb
 from analyser.kernels.jit import inline_kernel, kernel
-from analyser.kernels.rng import uniform_choice_nb
+from analyser.kernels.rng import below_nb
 
 
 @inline_kernel
@@ -216,7 +217,31 @@ def choose_nb(pb, pv, save_kings, block, runs, dump):
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit
 def random_policy(pub, pv, legal, params):
-    return uniform_choice_nb(pv["rng"], legal)
+    """A beginner who plays legally at random but finishes: uniform over the legal builds
+    (any source onto any build pile) while there is one, else uniform over the discards, a
+    stop only when nothing else is legal. Not uniform over every legal action: a player who
+    is, discards nearly at once every turn (four side piles per hand card outnumber the
+    builds), so the build piles hardly grow, every round ends in a stock-out draw and no
+    match between two of them ends. One draw from its stream at every decision."""
+    builds = 0
+    discards = 0
+    for a in range(ACTION.STOP):
+        if legal[a]:
+            if (a & 7) < DST_SIDE:
+                builds += 1
+            else:
+                discards += 1
+    building = builds > 0
+    n = builds if building else discards
+    if n == 0:
+        return ACTION.STOP if legal[ACTION.STOP] else -1
+    k = below_nb(pv["rng"], n)
+    for a in range(ACTION.STOP):
+        if legal[a] and ((a & 7) < DST_SIDE) == building:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
 
 
 @njit(POLICY_SIG, cache=True, _nrt=False)   # see analyser.kernels.jit

@@ -135,15 +135,53 @@ def test_an_empty_hand_stops_when_nothing_helps():
     assert act("patient", t, dump=0) == ACTION.STOP
 
 
-def test_random_is_uniform_over_the_legal_actions():
-    t = Table(payoffs=["9 3", "Q"], hands=["A 2", "2 2 2"], builds=["", "A"])
-    legal = t.legal_actions()
+def random_answers(t, seeds=400):
+    """random's answers for the seat to act under ``seeds`` streams."""
     seen = []
-    for seed in range(400):
-        t.priv[0]["rng"][0] = seed
+    for seed in range(seeds):
+        t.priv[t.seat]["rng"][0] = seed
         seen.append(act("random", t))
-    counts = np.array([seen.count(a) for a in legal])
-    assert set(seen) == set(legal) and counts.min() > 400 / len(legal) / 2
+    return seen
+
+
+def assert_uniform(seen, actions):
+    counts = np.array([seen.count(a) for a in actions])
+    assert set(seen) == set(actions) and counts.min() > len(seen) / len(actions) / 2, counts
+
+
+def test_random_builds_uniformly_while_it_can_else_discards_uniformly():
+    # builds: the payoff top 3 and the hand's 2 onto pile 1 (showing A), the hand's A onto pile 0 (empty);
+    # the 8 legal discards are never chosen while a build is legal
+    t = Table(payoffs=["9 3", "Q"], hands=["A 2", "2 2 2"], builds=["", "A", "A 2"])
+    builds = [a for a in t.legal_actions() if a != ACTION.STOP and (a & 7) < 4]
+    assert sorted(builds) == sorted(action(a) for a in ["A>b0", "2>b1", "P>b2"]) and len(t.legal_actions()) == 11
+    assert_uniform(random_answers(t), builds)
+    # nothing builds: the 12 discards (3 values onto 4 side piles) alike
+    t = Table(payoffs=["9 7", "Q"], hands=["5 9 9 J", "2 2 2"], sides=[["8", "", "", ""], []],
+              builds=["A 2", "A 2 3"])
+    discards = t.legal_actions()
+    assert all((a & 7) >= 4 for a in discards) and len(discards) == 12
+    assert_uniform(random_answers(t), discards)
+
+
+def test_random_with_an_empty_hand_builds_and_never_stops_while_it_can():
+    # hand empty: the side top 3 fits pile 0, the side top K any of the three; stopping is legal but never chosen
+    t = Table(payoffs=["9 7", "Q"], hands=["", "2 2 2"], sides=[["3", "K", "", ""], []], builds=["A 2"])
+    assert ACTION.STOP in t.legal_actions() and len(t.legal_actions()) == 5
+    assert_uniform(random_answers(t), [action(a) for a in ["S0>b0", "S1>b0", "S1>b1", "S1>b2"]])
+
+
+def test_random_is_a_beginner_baseline_whose_matches_end():
+    """Uniform over every legal action, random discarded at once nearly every turn, so random
+    against random had every round drawn on a stock-out and every match aborted at max_games
+    (200 rounds); against builder it won no round. Building first, it ends its matches and wins
+    a few rounds from builder, never a match."""
+    kw = dict(n=200, seed=1, keep_records=True, progress=False)
+    both = analyser.simulate("spite_and_malice", policies=["random", "random"], **kw).records
+    assert both["aborted"].mean() <= 0.01 and (both["rounds"] < 50).mean() > 0.9
+    against = analyser.simulate("spite_and_malice", policies=["random", "builder"], **kw).records
+    assert against["aborted"].mean() <= 0.01
+    assert against["win"][:, 1].sum() == 200 and 0 < against["rounds_won"][:, 0].sum() < 0.05 * against["rounds"].sum()
 
 
 def test_policies_answer_legally_and_never_write_their_inputs_over_whole_matches():

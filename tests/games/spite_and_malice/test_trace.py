@@ -138,7 +138,7 @@ class Referee:
             assert self.side[seat][int(src[4:])].pop() == card
         v = self.piles[pile]
         assert card in (v + 1, 13) and e["value"] == v + 1, f"{card} onto a pile showing {v}"
-        self.piles[pile] = v + 1
+        self.piles[pile] = (v + 1) % 12          # a completed pile is empty again before anything else is asked
         self.moved()
         self.expect = ["complete"] if v + 1 == 12 else []
         self.completed = pile
@@ -221,17 +221,20 @@ def test_the_referee_passes_random_and_built_in_matches(rules):
 
 
 def test_a_discard_reaching_max_moves_aborts_the_match_at_once():
-    # the 58th move of round 0 is a discard: the next turn's draw would have emptied the stock into a
-    # stock-out draw, and the match gone on to round 1
-    trace = analyser.trace("spite_and_malice", seed=7, deal=0, policies=["random"],
-                           rules={"max_moves": 58, "max_games": 2})
+    # the 57th move of round 0 is a discard: the next turn's draw would have emptied the stock into a
+    # stock-out draw (as it does without the cap), and the match gone on to round 1
+    args = dict(seed=7, deal=50, policies=["random"])
+    free = [e for e in analyser.trace("spite_and_malice", **args, rules={"max_games": 2}).events if e.get("round") == 0]
+    assert free[-1]["why"] == "stock_out" and [e["type"] for e in free[-3:-1]] == ["discard", "turn"]
+    assert sum(e["type"] in ("build", "discard") for e in free) == 57
+    trace = analyser.trace("spite_and_malice", **args, rules={"max_moves": 57, "max_games": 2})
     events = trace.events
     result = events[-1]
-    assert result["aborted"] and result["rounds"] == 1 and result["drawn_rounds"] == 0 and result["moves"] == 58
+    assert result["aborted"] and result["rounds"] == 1 and result["drawn_rounds"] == 0 and result["moves"] == 57
     assert events[-2]["type"] == "discard" and events[-2]["round"] == 0
     assert not [e for e in events if e["type"] == "round_end"]
     assert referee(events)["aborted"] == 1
-    assert trace.text().endswith("Result after 58 moves, 54 turns in 1 round: aborted at a cap: no winner.")
+    assert trace.text().endswith("Result after 57 moves, 42 turns in 1 round: aborted at a cap: no winner.")
 
 
 @pytest.mark.parametrize("rules", [
@@ -254,7 +257,7 @@ def test_the_referee_sees_every_kind_of_event():
     seen = Counter()
     for rules, policies, deals in [({"refill_empty_hand": "on", "payoff_size": 12, "rounds": 2}, ["builder"], (0, 1)),
                                    ({"rounds": 1}, ["builder"], (14,)),      # match 14 has a stop
-                                   ({"payoff_size": 30, "rounds": 1, "stock_out": "at_once"}, ["random"], (0, 1))]:
+                                   ({"payoff_size": 30, "rounds": 1, "stock_out": "at_once"}, ["random"], (2, 3))]:
         for deal in deals:
             seen += referee(analyser.trace("spite_and_malice", seed=5, deal=deal, policies=policies,
                                            rules=rules).events)
