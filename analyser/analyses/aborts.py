@@ -1,0 +1,40 @@
+"""What every analysis says about aborted units, written once: the line with the bounds of a difference
+over all deals (stats.paired.abort_bounds: every aborted play lost by the first side, then won by it), the
+seat values those bounds put aborted plays at, and the one error when too few deals completed.
+
+The headline of a comparison is over completed deals only; when more than ABORT_LIMIT of the deals aborted,
+that can flatter the side whose deals loop, so compare, tournament, sweep and vary print the bounds beside
+it (their tables and JSON carry them as columns, stats.paired.BOUND_COLUMNS).
+"""
+from __future__ import annotations
+
+from analyser.errors import TooFewCompleted
+from analyser.io.numbers import percent, plural, points
+
+
+def score_range(game, players: int, settings: dict) -> tuple[float, float] | None:
+    """The game's declared (lowest, highest) seat score, which the bounds put an aborted play at; None when
+    the game declares none (the bounds then use the scores seen)."""
+    return tuple(float(x) for x in game.score_bounds(players, settings)) if game.score_bounds else None
+
+
+def require_completed(completed: int, units: int, unit: str, task: str) -> None:
+    """TooFewCompleted when fewer than two of the units (deals) completed: there is nothing to estimate."""
+    if completed < 2:
+        raise TooFewCompleted(int(completed), int(units), plural(unit), task)
+
+
+def bounds_text(bounds: dict, unit: str, first: str = "A", difference: str = "A - B", where: str = "") -> str | None:
+    """One line with the bounds of a win share difference, or None when they are not shown (ABORT_LIMIT):
+    ``3 of 200 games (1.5%) aborted in some arrangement; over all games A - B is -2.1pp [-5.0pp, +0.8pp]
+    with all aborts lost by A, +0.9pp [...] with all aborts won by A (the estimate is over completed games)``."""
+    if not bounds["shown"]:
+        return None
+    units = plural(unit)
+
+    def one(b):
+        return f"{points(b['mean'])} [{points(b['low'])}, {points(b['high'])}]"
+
+    return (f"{bounds['aborted']:,} of {bounds['deals']:,} {units} ({percent(bounds['share'], 1)}) aborted"
+            f"{where}; over all {units} {difference} is {one(bounds['lost'])} with all aborts lost by {first}, "
+            f"{one(bounds['won'])} with all aborts won by {first} (the estimate is over completed {units} only)")
