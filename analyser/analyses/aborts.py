@@ -24,16 +24,18 @@ def require_completed(completed: int, units: int, unit: str, task: str) -> None:
         raise TooFewCompleted(int(completed), int(units), plural(unit), task)
 
 
-def bounds_text(bounds: dict, unit: str, first: str = "A", difference: str = "A - B", where: str = "") -> str | None:
+def bounds_text(bounds: dict, unit: str, first: str = "A", difference: str = "A - B", where: str = "",
+                fmt=points) -> str | None:
     """One line with the bounds of a win share difference, or None when they are not shown (ABORT_LIMIT):
     ``3 of 200 games (1.5%) aborted in some arrangement; over all games A - B is -2.1pp [-5.0pp, +0.8pp]
-    with all aborts lost by A, +0.9pp [...] with all aborts won by A (the estimate is over completed games)``."""
+    with all aborts lost by A, +0.9pp [...] with all aborts won by A (the estimate is over completed games)``;
+    ``fmt`` prints a value (points of a difference by default)."""
     if not bounds["shown"]:
         return None
     units = plural(unit)
 
     def one(b):
-        return f"{points(b['mean'])} [{points(b['low'])}, {points(b['high'])}]"
+        return f"{fmt(b['mean'])} [{fmt(b['low'])}, {fmt(b['high'])}]"
 
     return (f"{bounds['aborted']:,} of {bounds['deals']:,} {units} ({percent(bounds['share'], 1)}) aborted"
             f"{where}; over all {units} {difference} is {one(bounds['lost'])} with all aborts lost by {first}, "
