@@ -8,7 +8,9 @@ it (their tables and JSON carry them as columns, stats.paired.BOUND_COLUMNS).
 """
 from __future__ import annotations
 
-from analyser.errors import TooFewCompleted
+import math
+
+from analyser.errors import ABORT_LIMIT, TooFewCompleted
 from analyser.io.numbers import percent, plural, points
 
 
@@ -40,3 +42,13 @@ def bounds_text(bounds: dict, unit: str, first: str = "A", difference: str = "A 
     return (f"{bounds['aborted']:,} of {bounds['deals']:,} {units} ({percent(bounds['share'], 1)}) aborted"
             f"{where}; over all {units} {difference} is {one(bounds['lost'])} with all aborts lost by {first}, "
             f"{one(bounds['won'])} with all aborts won by {first} (the estimate is over completed {units} only)")
+
+
+def bounds_of(row: dict, deals: int) -> dict:
+    """abort_bounds back from a table row's BOUND_COLUMNS (stats.paired.bound_cells) over ``deals`` deals."""
+    share = row["aborted_share"]
+    known = share is not None and math.isfinite(share)
+    return {"deals": int(deals), "aborted": int(row["aborted_deals"]), "share": share,
+            "shown": bool(known and row["aborted_deals"] > ABORT_LIMIT * deals),
+            **{side: {key: row[f"aborts_{side}{suffix}"] for key, suffix in
+                      (("mean", ""), ("low", "_ci_low"), ("high", "_ci_high"))} for side in ("lost", "won")}}
