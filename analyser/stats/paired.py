@@ -63,7 +63,16 @@ import numpy as np
 import pandas as pd
 
 from analyser.errors import ABORT_LIMIT
-from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, values_stop_half_width
+from analyser.stats.intervals import (
+    Z95,
+    difference_ci,
+    difference_sums,
+    differences_ci,
+    exact,
+    floored_var,
+    mean_ci,
+    values_stop_half_width,
+)
 
 QUANTITIES = ("win", "score")
 BOUNDS = {"win": (-1.0, 1.0), "score": None}      # a win share difference lies in [-1, 1]; a score need not
@@ -97,16 +106,24 @@ def abort_values(done, a_missing, b_missing, low: float, high: float) -> tuple[n
 
 def abort_bounds(lost, won, aborted, span: float, z: float = Z95, centre: float = 0.0) -> dict:
     """The bounds of a paired difference over all deals (see the module): ``lost`` and ``won`` per deal
-    (abort_values), ``aborted`` which deals had an aborted play, ``span`` the largest |difference - centre|.
-    Each bound is the mean over every deal with its differences_ci interval (never an exact tie: the aborted
+    (abort_values), ``aborted`` which deals had an aborted play, ``span`` the largest |difference - centre|
+    (the values are taken as differences from ``centre``). See bounds_from_sums."""
+    aborted = np.asarray(aborted, dtype=bool)
+    sums = [difference_sums(exact(np.asarray(v, dtype=float) - centre)) for v in (lost, won)]
+    return bounds_from_sums(int(aborted.size), int(aborted.sum()), *sums, span, z, centre)
+
+
+def bounds_from_sums(deals: int, aborted: int, lost, won, span: float, z: float = Z95, centre: float = 0.0) -> dict:
+    """abort_bounds from each bound's intervals.difference_sums (what a tally that keeps sums holds): each
+    bound is the mean over every deal with its difference_ci interval (never an exact tie: the aborted
     values are not known). ``shown``: more than ABORT_LIMIT of the deals aborted, the share a result prints
     them at. Without an aborted deal the bounds are the headline itself and left out (NaN)."""
-    aborted = np.asarray(aborted, dtype=bool)
-    n, k = int(aborted.size), int(aborted.sum())
-    out = {"deals": n, "aborted": k, "share": k / n if n else float("nan"), "shown": bool(k > ABORT_LIMIT * n)}
-    for name, values in (("lost", lost), ("won", won)):
-        ci = differences_ci(np.asarray(values, dtype=float) - centre, span, z) if k else None
-        out[name] = {key: (centre + ci[key] if ci else float("nan")) for key in ("mean", "low", "high")}
+    out = {"deals": deals, "aborted": aborted, "share": aborted / deals if deals else float("nan"),
+           "shown": bool(aborted > ABORT_LIMIT * deals)}
+    for name, (n, pos, neg, sq) in (("lost", lost), ("won", won)):
+        low, high = difference_ci(n, pos, neg, sq, span, z) if aborted and n >= 2 else (float("nan"),) * 2
+        mean = float(exact((pos - neg) / n)) if aborted and n else float("nan")
+        out[name] = {"mean": centre + mean, "low": centre + low, "high": centre + high}
     return out
 
 
