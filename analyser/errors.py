@@ -35,7 +35,7 @@ class TooFewCompleted(UserError):
         self.completed, self.units = completed, units
         head = (f"all {units:,} {what} aborted at the action cap" if completed == 0 else
                 f"only {completed:,} of {units:,} {what} completed, the rest aborted at the action cap")
-        super().__init__(f"{head}: {task} needs at least two completed")
+        super().__init__(f"{head}; at least two completed are needed for {task}")
 
 
 ABORT_LIMIT = 0.01
