@@ -269,14 +269,20 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     tally = PairedTally(len(seats), kinds_of(seats), score_bounds=score_range(base.game, base.players,
                                                                                configs[0].settings))
     plan = Plan.of(configs, args.count, args.chunk_size, f"{base.game.name} x{base.players}, {len(seats)} arrangements")
-    stop = args.stop_rule(lambda: stop_width(tally, "win"))
+    task = "comparing A with B (paired by deal)"
+
+    def width():          # a precision target that can never be met stops at once, not at max_deals
+        require_completed(tally.kept, tally.units, args.unit, task)
+        return stop_width(tally, "win")
+
+    stop = args.stop_rule(width)
 
     def add(chunk, plays):
         tally.add(np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64), plays, a_seats, b_seats)
 
     run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
     meta.update(run_meta(run, stop), stopped=stop_text(run.stop, args.unit))
-    require_completed(tally.kept, tally.units, args.unit, "comparing A with B (paired by deal)")
+    require_completed(tally.kept, tally.units, args.unit, task)
     result = CompareResult(meta, tally)
     if out is not None:
         result.save(out)

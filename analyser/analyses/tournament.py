@@ -347,7 +347,11 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     sizes = [len(row) for row in configs]
     plan = Plan.of([c for row in configs for c in row], args.count, args.chunk_size,
                    f"{base.game.name} x{base.players}, {seating.label}", per=seating.per)
-    stop = args.stop_rule(seating.widest)
+    def widest():         # a precision target that can never be met stops at once, not at max_deals
+        require_pairs(seating.cells(), labels, meta["unit"])
+        return seating.widest()
+
+    stop = args.stop_rule(widest)
 
     def add(chunk, plays):
         deal_index = np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64)
@@ -367,10 +371,7 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
 def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, bootstrap: int) -> TournamentResult:
     """From the tally: the policies that are one, the fit and its quality, the ratings and the equilibrium."""
     cells = seating.cells()
-    kept = np.isfinite(cells[0]).sum(axis=0)          # per pair: deals with a completed value
-    if kept.size and kept.min() < 2:
-        a, b = list(combinations(labels, 2))[int(np.argmin(kept))]
-        require_completed(int(kept.min()), int(meta["deals"]), meta["unit"], f"the head-to-head of {a} and {b}")
+    require_pairs(cells, labels, meta["unit"])
     same, groups, notes = same_policies(labels, seats, cells)
     fit, chi2, df = seating.fit()
     quality = fit_quality(fit.model, chi2, df)
@@ -388,6 +389,14 @@ def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, boots
                                             **fit.info()})
     meta["method"] += " " + meta["equilibrium_method"] + " " + FIT
     return TournamentResult(meta, seating.tally, fit.table, equilibrium)
+
+
+def require_pairs(cells: tuple[np.ndarray, np.ndarray], labels: list[str], unit: str) -> None:
+    """TooFewCompleted for the pair with the fewest completed deals when it has fewer than two."""
+    kept = np.isfinite(cells[0]).sum(axis=0)          # per pair: deals with a completed value
+    if kept.size and kept.min() < 2:
+        a, b = list(combinations(labels, 2))[int(np.argmin(kept))]
+        require_completed(int(kept.min()), int(cells[0].shape[0]), unit, f"the head-to-head of {a} and {b}")
 
 
 def same_policies(labels: list[str], seats: list, cells: tuple[np.ndarray, np.ndarray]):

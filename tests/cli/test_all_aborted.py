@@ -71,3 +71,10 @@ def test_tournament_sweep_and_vary_with_many_aborts_show_the_bounds():
                                           *small, "-f", "json"]).stdout)
     later = [row for row in vary["table"] if row["value"] == "True"]
     assert all(row["aborts_lost"] <= row["aborts_won"] for row in later) and vary["aborts"]
+
+
+@pytest.mark.parametrize("command", [["compare", "highcard", "--policy", "high", "--policy", "random"],
+                                     ["tournament", "highcard", "--policy", "high", "--policy", "random"]])
+def test_a_precision_target_with_every_deal_aborted_stops_after_the_first_batch(command):
+    r = runner.invoke(app, [*command, "--precision", "0.05", "--rule", "max_actions=7", "--no-progress"])
+    assert r.exit_code == 2 and r.stderr.startswith("error: all 1,000 matches aborted at the action cap"), r.stderr
