@@ -52,7 +52,10 @@ scores seen for a score) and as won by A, on all deals, each with its
 ``differences_ci`` interval. Whatever the aborted plays would have given, the
 all-deals difference lies between the two; each interval is for its own
 bound, so [lost's low, won's high] holds the all-deals difference with at
-least 95%. Everything is kept as sums (per arrangement) and per-deal values,
+least 95%. The extremes are each seat's own; they ignore that seats' shares
+add up (in Palace 4p three of four seats win, so an ABBB play A wins has
+x = 1/3, not 1), so a bound can be wider than any real outcome allows:
+conservative, never flattering either side. Everything is kept as sums (per arrangement) and per-deal values,
 so chunks add up to exactly the whole run.
 """
 from __future__ import annotations

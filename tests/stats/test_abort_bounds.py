@@ -125,3 +125,12 @@ def test_vary_bounds_match():
     ci = differences_ci([1.0, -1.0, -1.0, 0.0], 1.0)
     assert (row["aborts_lost_ci_low"], row["aborts_lost_ci_high"]) == pytest.approx((ci["low"], ci["high"]))
     assert isinstance(table, pd.DataFrame)
+
+
+def test_a_file_written_before_the_bounds_counts_a_dropped_deal_as_aborted_everywhere():
+    # deal 1 then has both arrangements imputed: lost (1 - 1 - 1 + 0) / 4, won (1 + 1 + 1 + 0) / 4
+    t = paired()
+    state = {k: v for k, v in t.state().items() if k != "score_bounds"}
+    old = PairedTally.from_frame(t.frame().drop(columns=["aborted_plays", "win_done", "score_done"]), state)
+    b = old.bounds("win")
+    assert b["aborted"] == 2 and b["lost"]["mean"] == -0.25 and b["won"]["mean"] == 0.75
