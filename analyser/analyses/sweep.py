@@ -261,7 +261,9 @@ METHOD = ("every setting and the baseline play deals first_deal .. first_deal + 
           "otherwise 'played identically' with the interval of the deals not seen); p-value: the same score "
           "test at 0, Holm-adjusted "
           "over the values other than the baseline, flagged when below 5% (family-wise); a deal aborted in "
-          "any arrangement is dropped; best = highest difference from the baseline (first in sweep order "
+          "any arrangement is dropped (bounds over all deals: the setting's aborted plays counted as lost, the "
+          "baseline's as won, then the other way, each with its Tango interval); best = highest difference "
+          "from the baseline (first in sweep order "
           "among equals); re-check: the best setting and the baseline on check_seed with the same deals and "
           "arrangements; curse = best - re-check difference, interval treating the two as independent")
 
