@@ -51,12 +51,14 @@ highest: 0 and 1 for a win share, the game's ``score_bounds`` or else the
 scores seen for a score) and as won by A, on all deals, each with its
 ``differences_ci`` interval. Whatever the aborted plays would have given, the
 all-deals difference lies between the two; each interval is for its own
-bound, so [lost's low, won's high] holds the all-deals difference with at
-least 95%. The extremes are each seat's own; they ignore that seats' shares
-add up (in Palace 4p three of four seats win, so an ABBB play A wins has
-x = 1/3, not 1), so a bound can be wider than any real outcome allows:
-conservative, never flattering either side. Everything is kept as sums (per arrangement) and per-deal values,
-so chunks add up to exactly the whole run.
+bound, so [lost's low, won's high] holds the all-deals difference with about
+95% (Bonferroni: each misses outward with 2.5%, and the two misses all but
+exclude each other; benchmarks/calibrate_aborts.py). The extremes are each
+seat's own; they ignore that seats' shares add up (in Palace 4p three of four
+seats win, so an ABBB play A wins has x = 1/3, not 1), so a bound can be
+wider than any real outcome allows: conservative, never flattering either
+side. Everything is kept as sums (per arrangement) and per-deal values, so
+chunks add up to exactly the whole run.
 """
 from __future__ import annotations
 
@@ -230,8 +232,9 @@ class PairedTally:
         return _cat(self.paired[q, kind], np.float64)
 
     def frame(self) -> pd.DataFrame:
-        """One row per deal: deal, aborted (in some arrangement), win_diff, score_diff (a[d]; NaN if aborted),
-        and with two kinds of table the same per kind (win_diff_a_alone, ...)."""
+        """One row per deal: deal, aborted (in some arrangement), aborted_plays (how many arrangements), win_diff,
+        score_diff (a[d]; NaN if aborted), with two kinds of table the same per kind (win_diff_a_alone, ...), and
+        win_done, score_done (the mean of x over the arrangements, aborted ones as 0: what the bounds read)."""
         out = {"deal": _cat(self.deals, np.int64), "aborted": _cat(self.aborted, bool),
                "aborted_plays": _cat(self.missing, np.int16)}
         out.update({col: self.values(q, kind) for (q, kind), col in self.columns().items()})
