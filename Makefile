@@ -59,6 +59,7 @@ calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_tournament.py
 	$(BIN)/python benchmarks/calibrate_ratings.py
 	$(BIN)/python benchmarks/calibrate_sweep.py
+	$(BIN)/python benchmarks/calibrate_aborts.py --seeds 300
 	$(BIN)/python benchmarks/calibrate_report.py
 	$(BIN)/python benchmarks/calibrate_report.py --game palace --players 4 --policy random \
 	    --policy saver --policy saver --policy saver --section seats --section players

@@ -17,10 +17,25 @@ class AbortedUnits(UserWarning):
 
     def __init__(self, aborted: int, played: int, what: str, lost: bool = False):
         self.aborted, self.played, self.what, self.lost = aborted, played, what, lost
+        if aborted == played and not lost:     # nothing to be "over": no share or rate at all
+            super().__init__(f"all {played:,} {what} aborted at the action cap: none completed, so there is no "
+                             f"share or rate to show")
+            return
         then = ("each counts as no win and no score for the seat" if lost else
                 f"every share and rate is over the {played - aborted:,} completed {what} only")
         super().__init__(f"{aborted:,} of {played:,} {what} ({100 * aborted / played:.1f}%) aborted at the action "
                          f"cap; {then}")
+
+
+class TooFewCompleted(UserError):
+    """Fewer than two units (deals) completed in a command that estimates from them: every one, or all but
+    one, hit the action cap. One line and exit 2, instead of NaN without a word or a traceback."""
+
+    def __init__(self, completed: int, units: int, what: str, task: str):
+        self.completed, self.units = completed, units
+        head = (f"all {units:,} {what} aborted at the action cap" if completed == 0 else
+                f"only {completed:,} of {units:,} {what} completed, the rest aborted at the action cap")
+        super().__init__(f"{head}; at least two completed are needed for {task}")
 
 
 ABORT_LIMIT = 0.01

@@ -286,7 +286,7 @@ def test_a_poor_fit_is_said_in_the_summary_and_the_ratings_table():
     assert not r.fit["fits"] and "ci_scale" not in r.fit
     t = r.ratings                                                       # a misfit keeps the intervals' width
     assert (t["ci_high"] - t["ci_low"]).to_numpy() == pytest.approx(2 * 1.959964 * t["se"].to_numpy(), rel=1e-6)
-    assert r.summary_lines() == [r.fit["warning"]] and "does not fit" in repr(r)
+    assert r.summary_lines() == [r.fit["warning"], *r.aborts()] and "does not fit" in repr(r)
     out = runner.invoke(app, ["tournament", "palace", "-p", "4", "--policy", "saver", "--policy", "random",
                               "--policy", "lowest", "--policy", "pickup", "-n", "150", "--bootstrap", "0",
                               "--no-progress"], env={"COLUMNS": "100"}).stdout

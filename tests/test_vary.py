@@ -74,7 +74,9 @@ def test_a_seat_game_and_reversed_values():
     (dict(setting="rounds", values="2,2"), "give two or more different values of rounds"),
     (dict(setting="talk", values="none,loud"), "rule talk is one of none, open, not 'loud'"),
     (dict(setting="talk", rules={"talk": "open"}), "rule talk is the one varied"),
-    (dict(setting="max_actions", values="1,2000"), "all 10 matches hit the action cap under some value"),
+    (dict(setting="max_actions", values="1,2000"),
+     "all 10 matches aborted at the action cap; at least two completed are needed for comparing the values of "
+     "max_actions"),
 ])
 def test_bad_input(args, message):
     with pytest.raises(analyser.UserError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -40,6 +40,13 @@ Tables: with 3+ seats, A's advantage where A sits alone and where B does is
 tested for a difference paired by deal (stats.paired.heterogeneity); when the
 kinds of table disagree, the result says so with both effects.
 
+Aborted deals: the estimate is over the deals that completed in every
+arrangement, which flatters a side whose worst deals loop to the cap. So the
+summary also has the bounds over all deals (stats.paired.abort_bounds: every
+aborted play counted as lost by A, then as won by A, each with its interval),
+printed when more than 1% of the deals aborted; fewer than two completed
+deals is an error (TooFewCompleted), not NaN.
+
 Precision (``precision=H``): batches of deals are added until the paired win
 share difference's Chow-Robbins half-width is at most H, or ``max_deals`` deals
 were played (engine.stopping.Precision); the result says which and names the
@@ -55,6 +62,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analyser.analyses.aborts import bounds_text, require_completed, score_range
 from analyser.analyses.seatings import arrangements, is_team_game, seat_groups
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute, run_meta
@@ -86,7 +94,10 @@ METHOD = ("paired by deal: a[d] = mean over arrangements of (mean win share (sco
           "the same number of plays, each arrangement on fresh deals (variance mean_k var_k / (deals * "
           "arrangements)). Variance reduction = independent / paired variance of the mean (floored). With 3+ "
           "seats the tables where A sits alone and where B does are compared paired by deal (heterogeneity). "
-          "A deal aborted in any arrangement is dropped.")
+          "A deal aborted in any arrangement is dropped from the estimate; when more than 1% of the deals "
+          "aborted, the bounds over all deals are given too: every aborted play counted as lost by A (A's "
+          "seats at the lowest win share (score) a seat can have, B's at the highest), then as won by A, each "
+          "with its interval.")
 TEAMS = ("Team game: each policy fills whole teams (partners play the same policy), so A - B is A's team against "
          "B's team.")
 
@@ -98,7 +109,8 @@ class CompareResult:
     summary         rows: win share difference, score difference (A - B); paired estimate, ci_low, ci_high,
                     half_width, tie (an exact tie: [0, 0], one policy by construction), identical (0 on
                     every deal), p_value, sd_per_deal, independent_ci_low / _high / _half_width,
-                    variance_reduction (NaN when no deal differed)
+                    variance_reduction (NaN when no deal differed); aborted_deals, aborted_share and the bounds over
+                    all deals, aborts_lost / aborts_won with _ci_low / _ci_high (NaN when none aborted)
     by_arrangement  per arrangement: seats (``ABBB``), kind, streams, A's and B's mean win share and score,
                     the win share difference with its interval
     heterogeneity   A's advantage where A sits alone and where B does, and whether they differ (3+ seats)
@@ -145,6 +157,10 @@ class CompareResult:
         het = self.heterogeneity
         return text + (f"; {heterogeneity_text(het)}" if het["flag"] else "")
 
+    def aborts(self) -> str | None:
+        """The line with the win share difference's bounds over all deals, when more than 1% aborted."""
+        return bounds_text(self.tally.bounds("win"), self.meta["unit"], where=" in some arrangement")
+
     @property
     def shares(self) -> dict:
         """A's and B's mean win share and score over all arrangements (each seat-averaged)."""
@@ -173,7 +189,8 @@ class CompareResult:
         out.update(same_policy=m.get("same_policy", False), completed=self.tally.kept, aborted=self.tally.dropped,
                    arrangements=m["arrangements"], shares=self.shares, summary=rows(self.summary),
                    heterogeneity=jsonable_tree(self.heterogeneity), by_arrangement=rows(self.by_arrangement),
-                   precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"], method=m["method"],
+                   aborts=self.aborts(), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
+                   method=m["method"],
                    seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
                    versions=m["versions"])
         return out
@@ -196,6 +213,7 @@ class CompareResult:
                                               f"±{points(win['independent_half_width'], sign=False)}; "
                                         f"variance reduction {num(win['variance_reduction'])}x")
         lines += [f"  win share {self.verdict()}{beside}",
+                  *([f"  {self.aborts()}"] if self.aborts() else []),
                   f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
                   "  .summary .by_arrangement .heterogeneity .deals_frame .meta .save(path) .to_dict()"]
         return "\n".join(lines)
@@ -209,6 +227,8 @@ class CompareResult:
         if m.get("same_policy"):
             head = f"<p><b>{html.escape(SAME)}</b></p>" + head
         head += f"<p>win share {html.escape(self.verdict())}</p>"
+        if self.aborts():
+            head += f"<p>{html.escape(self.aborts())}</p>"
         return head + self.summary.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
 
@@ -246,15 +266,23 @@ def compare(game: str = "palace", policies=None, players: int | None = None, dea
     meta["same_policy"] = same_policy(configs[0].seats[seats[0].index("A")], configs[0].seats[seats[0].index("B")])
     a_seats = [[i for i, c in enumerate(s) if c == "A"] for s in seats]
     b_seats = [[i for i, c in enumerate(s) if c == "B"] for s in seats]
-    tally = PairedTally(len(seats), kinds_of(seats))
+    tally = PairedTally(len(seats), kinds_of(seats), score_bounds=score_range(base.game, base.players,
+                                                                               configs[0].settings))
     plan = Plan.of(configs, args.count, args.chunk_size, f"{base.game.name} x{base.players}, {len(seats)} arrangements")
-    stop = args.stop_rule(lambda: stop_width(tally, "win"))
+    task = "comparing A with B (paired by deal)"
+
+    def width():          # a precision target that can never be met stops at once, not at max_deals
+        require_completed(tally.kept, tally.units, args.unit, task)
+        return stop_width(tally, "win")
+
+    stop = args.stop_rule(width)
 
     def add(chunk, plays):
         tally.add(np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64), plays, a_seats, b_seats)
 
     run = execute(plan, Gather(add, out), stop, threads=threads, progress=progress, **args.where)
     meta.update(run_meta(run, stop), stopped=stop_text(run.stop, args.unit))
+    require_completed(tally.kept, tally.units, args.unit, task)
     result = CompareResult(meta, tally)
     if out is not None:
         result.save(out)

@@ -43,7 +43,10 @@ baseline b is the mean of w[v, d] - w[b, d] with intervals.differences_ci
 (Tango's score interval on the deals where it is not 0; win share differences
 within [-1, 1]; an exact tie [0, 0] only for the baseline itself: a value that
 played identically on every deal keeps the interval of the deals not seen). A deal aborted in any
-arrangement of v (or of b, for the difference) is dropped and counted. The
+arrangement of v (or of b, for the difference) is dropped and counted; each row also has the difference's
+bounds over all deals (stats.paired.abort_bounds: v's aborted plays lost and b's won, then the other way),
+printed for the best setting, with the count of settings past 1% aborted, when it is past 1%. A baseline
+with fewer than two completed deals is one line (TooFewCompleted): there is nothing to differ from. The
 fair share is win_total / players, a seat's share when every seat is equally
 good; in a game with draws an equally strong policy wins less, the average
 seat's share in the same plays (the ``seat_share`` column).
@@ -83,6 +86,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from analyser.analyses.aborts import require_completed
 from analyser.analyses.seatings import is_team_game, seat_groups
 from analyser.analyses.sweep_lineup import SweptLineup, swept_lineup
 from analyser.analyses.sweep_plays import Plays, best_index, setting_row, sweep_arrangements
@@ -97,13 +101,14 @@ from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable
 from analyser.stats.intervals import Z95, exact
 from analyser.stats.multiple import holm
+from analyser.stats.paired import BOUND_COLUMNS
 
 CHECK_SEED_OFFSET = 1_000_003
 ALPHA = 0.05
 TABLE_COLUMNS = ("games", "aborted", "win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low",
                  "score_ci_high", "win_diff", "win_diff_ci_low", "win_diff_ci_high", "score_diff",
                  "score_diff_ci_low", "score_diff_ci_high", "p_value", "p_holm", "significant", "baseline",
-                 "identical", "mean_rank", "draw_rate", "seat_share")
+                 "identical", "mean_rank", "draw_rate", "seat_share", *BOUND_COLUMNS)
 FLAGS = ("significant", "baseline", "identical")     # identical: 0 on every deal, yet not the baseline itself
 
 
@@ -177,6 +182,8 @@ def sweep(game: str = "palace", policies=None, players: int | None = None, deals
 
         play([lineup.baseline] + [lineup.policies[i] for i in others], seed, label, "settings", row)
         base_plays = kept["base"]
+        require_completed(int((~base_plays.aborted).sum()), count, args.unit,
+                          f"the differences from the baseline ({lineup.baseline.label()})")
         rows = [by_setting[i] for i in range(len(lineup.policies))]
         table = _table(lineup, rows)
         k = best_index(table)
@@ -218,7 +225,7 @@ def _table(lineup: SweptLineup, rows: list[dict]) -> pd.DataFrame:
     frame["p_holm"] = adjusted
     frame["significant"] = np.nan_to_num(adjusted, nan=1.0) < ALPHA
     frame["baseline"] = is_base
-    return frame.astype({k: float for k in TABLE_COLUMNS if k not in ("games", "aborted", *FLAGS)})
+    return frame.astype({k: float for k in TABLE_COLUMNS if k not in ("games", "aborted", "aborted_deals", *FLAGS)})
 
 
 STATS = ("win_rate", "win_ci_low", "win_ci_high", "score_mean", "score_ci_low", "score_ci_high", "win_diff",
@@ -254,7 +261,9 @@ METHOD = ("every setting and the baseline play deals first_deal .. first_deal + 
           "otherwise 'played identically' with the interval of the deals not seen); p-value: the same score "
           "test at 0, Holm-adjusted "
           "over the values other than the baseline, flagged when below 5% (family-wise); a deal aborted in "
-          "any arrangement is dropped; best = highest difference from the baseline (first in sweep order "
+          "any arrangement is dropped (bounds over all deals: the setting's aborted plays counted as lost, the "
+          "baseline's as won, then the other way, each with its Tango interval); best = highest difference "
+          "from the baseline (first in sweep order "
           "among equals); re-check: the best setting and the baseline on check_seed with the same deals and "
           "arrangements; curse = best - re-check difference, interval treating the two as independent")
 

@@ -13,6 +13,7 @@ from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations
 from analyser.errors import UserError
 from analyser.io.jsonable import jsonable
 from analyser.stats.intervals import Z95, differences_ci, exact, mean_ci
+from analyser.stats.paired import WIN_RANGE, abort_bounds, abort_values, bound_cells
 
 
 def sweep_arrangements(teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
@@ -40,6 +41,8 @@ class Plays:
     draw: np.ndarray
     seats: np.ndarray
     aborted: np.ndarray
+    win_done: np.ndarray        # the win share averaged over the arrangements, the aborted ones as 0
+    missing: np.ndarray         # the share of the arrangements that aborted
 
     @classmethod
     def of(cls, records: list[np.ndarray], positions: list[int], players: int) -> Plays:
@@ -47,10 +50,11 @@ class Plays:
         def mean(values):
             return exact(np.mean([values(r, p) for r, p in zip(records, positions, strict=True)], axis=0))
 
-        aborted = np.any([r["aborted"].astype(bool) for r in records], axis=0)
+        cut = np.array([r["aborted"].astype(bool) for r in records]).reshape(len(records), records[0].size)
         return cls(mean(lambda r, p: r["win"][:, p]), mean(lambda r, p: r["score"][:, p]),
                    mean(lambda r, p: r["rank"][:, p]), mean(lambda r, p: r["draw"]),
-                   mean(lambda r, p: r["win"][:, :players].mean(axis=1)), aborted)
+                   mean(lambda r, p: r["win"][:, :players].mean(axis=1)), cut.any(axis=0),
+                   mean(lambda r, p: np.where(r["aborted"].astype(bool), 0.0, r["win"][:, p])), cut.mean(axis=0))
 
     @classmethod
     def concat(cls, blocks: list[Plays]) -> Plays:
@@ -63,8 +67,10 @@ def _diff_se(diff: dict) -> float:
 
 
 def setting_row(plays: Plays, base: Plays, baseline: bool = False) -> dict:
-    """A setting's share and score over its kept deals, and its paired difference from the baseline
-    (``baseline``: the setting is the baseline policy itself, so 0 on every deal is an exact tie)."""
+    """A setting's share and score over its kept deals, its paired difference from the baseline
+    (``baseline``: the setting is the baseline policy itself, so 0 on every deal is an exact tie), and that
+    difference's bounds over all deals (stats.paired.BOUND_COLUMNS: the setting's aborted plays lost and the
+    baseline's won, then the other way; none for the baseline itself, whose difference is 0 by construction)."""
     keep = ~plays.aborted
     n = int(keep.sum())
     out = {"games": n, "aborted": int(plays.aborted.sum())}
@@ -83,6 +89,8 @@ def setting_row(plays: Plays, base: Plays, baseline: bool = False) -> dict:
         if q == "win":
             out["p_value"] = d["p"]
             out["win_diff_se"], out["identical"] = _diff_se(d), d["identical"] and not baseline
+    lost, won = abort_values(exact(plays.win_done - base.win_done), plays.missing, base.missing, *WIN_RANGE)
+    out.update(bound_cells(abort_bounds(lost, won, (plays.aborted | base.aborted) & (not baseline), 1.0)))
     out["mean_rank"] = float(plays.rank[keep].mean()) if n else float("nan")
     out["draw_rate"] = float(plays.draw[keep].mean()) if n else float("nan")
     out["seat_share"] = float(plays.seats[keep].mean()) if n else float("nan")

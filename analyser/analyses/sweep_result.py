@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyser.analyses.aborts import bounds_of, bounds_text
 from analyser.errors import UserError
 from analyser.io.jsonable import rows
 from analyser.io.numbers import general, hundred, p_short, percent, plural
@@ -26,7 +27,8 @@ class SweepResult:
              averaged over the arrangements), win_diff, score_diff and their intervals (paired
              difference from the baseline), p_value, p_holm (Holm-adjusted), significant (p_holm < 5%),
              baseline (this setting is the baseline), mean_rank, draw_rate, seat_share (the average seat's
-             win share in the same plays: what an equally strong policy wins where draws take some), best
+             win share in the same plays: what an equally strong policy wins where draws take some), best,
+             and the win share difference's bounds over all deals (stats.paired.BOUND_COLUMNS)
     best     the best setting (highest win_diff): params, row, win share and difference with intervals
     recheck  the best setting and the baseline on a fresh seed: seed, deals, win_rate, win_diff and
              intervals, curse (best - re-check difference) with curse_ci_low / curse_ci_high
@@ -52,12 +54,24 @@ class SweepResult:
             return sweep_curve(self.table, self.meta, x=self.parameters[0], value=value)
         return sweep_heatmap(self.table, self.meta, x=self.parameters[1], y=self.parameters[0], value=value)
 
+    def aborts(self) -> str | None:
+        """The bounds of the best setting's difference over all deals when more than 1% of its deals aborted,
+        and how many settings are past 1%."""
+        m, rows = self.meta, self.table.to_dict("records")
+        past = [r for r in rows if bounds_of(r, m["deals"])["shown"]]
+        line = bounds_text(bounds_of(rows[self.best["row"]], m["deals"]), m["unit"], "the best setting",
+                           "its difference from the baseline", " in some arrangement (of it or the baseline)")
+        if not past:
+            return None
+        head = f"{len(past)} of {len(rows)} settings have more than 1% of their {plural(m['unit'])} aborted"
+        return f"{head} (aborts_lost, aborts_won: their bounds over all deals)" + (f"; best: {line}" if line else "")
+
     def to_dict(self) -> dict:
         m = self.meta
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "lineup", "seat", "policy", "swept",
                                      "parameters", "arrangements", "baseline", "fair_share", "family", "deals",
                                      "first_deal", "seed", "check_seed", "settings", "streams", "method")}
-        out.update(table=rows(self.table),
+        out.update(table=rows(self.table), aborts=self.aborts(),
                    best=self.best, recheck=self.recheck, threads=m.get("threads"), seconds=m.get("seconds"),
                    games_per_second=m.get("games_per_second"), versions=m.get("versions"))
         return out
@@ -77,6 +91,7 @@ class SweepResult:
                  f"  best: {best_text(b)}",
                  f"  {family_text(m['family'])}",
                  f"  {recheck_text(self.recheck, m['unit'])}",
+                 *([f"  {self.aborts()}"] if self.aborts() else []),
                  "  .table .best .recheck .meta .plot() .save(path) .to_dict()"]
         return "\n".join(lines)
 

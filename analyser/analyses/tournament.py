@@ -67,6 +67,13 @@ sandwich over deals (analyser.stats.plackett_luce); its fit quality compares
 the same test on the pairwise shares of the untied plays (ratings.misfit_chi2). A
 deal aborted in any seating of a table is dropped from that table.
 
+Aborted deals: a cell is over the deals its pair (table) completed, which
+flatters a policy whose worst deals loop to the cap; every pair row also has
+the bounds over all deals (stats.paired.abort_bounds; pairs: every aborted play
+lost by a, then won by a; mixed: a below b, then above), printed for each pair
+whose deals aborted more than 1% of the time. A pair with fewer than two
+completed deals is an error (TooFewCompleted), not a failed fit.
+
 Precision (``precision=H``): deals are added to every pair or table at once
 (they stay common) until the Chow-Robbins half-width (intervals.stop_half_width)
 of the widest matrix cell is at most H, or ``max_deals`` deals were played;
@@ -82,6 +89,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analyser.analyses.aborts import bounds_text, require_completed
 from analyser.analyses.seatings import is_team_game, seat_groups
 from analyser.analyses.tournament_seatings import SEATINGS, Seating
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, whole_number
@@ -91,7 +99,7 @@ from analyser.engine.stopping import DEFAULT_MAX_COUNT, stop_text
 from analyser.errors import UserError
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import rows
-from analyser.io.numbers import plural
+from analyser.io.numbers import percent, plural
 from analyser.io.results_file import read_results, write_frame
 from analyser.stats.intervals import Z95, exact
 from analyser.stats.nash import DEFAULT_BOOTSTRAP, nash_table
@@ -220,9 +228,9 @@ class TournamentResult:
                                      "arrangements", "tables")}
         out.update(same=self.same, same_text=m["same_text"], fit=self.fit, head_to_head=rows(self.head_to_head()),
                    equilibrium=rows(self.equilibrium), ratings=rows(self.ratings), model=m["model"],
-                   pairs=rows(self.pairs), precision=m.get("precision"), stop=m["stop"], stopped=m["stopped"],
-                   method=m["method"], seconds=m.get("seconds"), plays_per_second=m.get("plays_per_second"),
-                   versions=m["versions"])
+                   pairs=rows(self.pairs), aborts=self.aborts(), precision=m.get("precision"), stop=m["stop"],
+                   stopped=m["stopped"], method=m["method"], seconds=m.get("seconds"),
+                   plays_per_second=m.get("plays_per_second"), versions=m["versions"])
         return out
 
     def save(self, path: str | Path) -> Path:
@@ -235,9 +243,23 @@ class TournamentResult:
         write_frame(path, self.tally.frame(), meta)
         return path
 
+    def aborts(self) -> list[str]:
+        """One line per pair whose deals aborted more than 1% of the time: its bounds over all deals."""
+        unit, out = self.meta["unit"], []
+        pairs = list(combinations(self.policies, 2)) if self.mixed else [tuple(p) for p in self.meta["pairs"]]
+        bounds = self.tally.bounds(len(self.policies)) if self.mixed else \
+            [self.tally.bounds(p) for p in range(len(pairs))]
+        for (a, b), bound in zip(pairs, bounds, strict=True):
+            line = (bounds_text(bound, unit, a, f"{a}'s share above {b}", " at some table holding both", percent)
+                    if self.mixed else bounds_text(bound, unit, a, f"{a} - {b}", " in some arrangement of the pair"))
+            out += [line] if line else []
+        return out
+
     def summary_lines(self) -> list[str]:
-        """What to read first: policies that are one, and whether one rating per policy fits."""
-        return [*self.meta["same_text"], *([self.fit["warning"]] if self.fit.get("warning") else [])]
+        """What to read first: policies that are one, whether one rating per policy fits, and the bounds of
+        the pairs whose deals aborted more than 1% of the time."""
+        return [*self.meta["same_text"], *([self.fit["warning"]] if self.fit.get("warning") else []),
+                *self.aborts()]
 
     def __repr__(self) -> str:
         m = self.meta
@@ -325,7 +347,11 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
     sizes = [len(row) for row in configs]
     plan = Plan.of([c for row in configs for c in row], args.count, args.chunk_size,
                    f"{base.game.name} x{base.players}, {seating.label}", per=seating.per)
-    stop = args.stop_rule(seating.widest)
+    def widest():         # a precision target that can never be met stops at once, not at max_deals
+        require_pairs(seating.cells(), labels, meta["unit"])
+        return seating.widest()
+
+    stop = args.stop_rule(widest)
 
     def add(chunk, plays):
         deal_index = np.arange(chunk.start, chunk.start + chunk.count, dtype=np.int64)
@@ -345,6 +371,7 @@ def tournament(game: str = "palace", policies=None, players: int | None = None, 
 def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, bootstrap: int) -> TournamentResult:
     """From the tally: the policies that are one, the fit and its quality, the ratings and the equilibrium."""
     cells = seating.cells()
+    require_pairs(cells, labels, meta["unit"])
     same, groups, notes = same_policies(labels, seats, cells)
     fit, chi2, df = seating.fit()
     quality = fit_quality(fit.model, chi2, df)
@@ -362,6 +389,14 @@ def conclude(meta: dict, seating: Seating, labels: list[str], seats: list, boots
                                             **fit.info()})
     meta["method"] += " " + meta["equilibrium_method"] + " " + FIT
     return TournamentResult(meta, seating.tally, fit.table, equilibrium)
+
+
+def require_pairs(cells: tuple[np.ndarray, np.ndarray], labels: list[str], unit: str) -> None:
+    """TooFewCompleted for the pair with the fewest completed deals when it has fewer than two."""
+    kept = np.isfinite(cells[0]).sum(axis=0)          # per pair: deals with a completed value
+    if kept.size and kept.min() < 2:
+        a, b = list(combinations(labels, 2))[int(np.argmin(kept))]
+        require_completed(int(kept.min()), int(cells[0].shape[0]), unit, f"the head-to-head of {a} and {b}")
 
 
 def same_policies(labels: list[str], seats: list, cells: tuple[np.ndarray, np.ndarray]):

@@ -36,7 +36,9 @@ METHOD = ("Every pair of policies plays the same deals, each deal in every seat 
           "a pair's observed proportion p = M[X][Y] / (M[X][Y] + M[Y][X]) counts as n_eff = p(1 - p) / var(p) "
           "games (var(p) by the delta method from the paired per-deal values, at most the plays), plus half a win "
           "each side. Rating intervals: ±1.96 standard errors from a sandwich clustered by deal (every pair plays "
-          "the same deals), relative to the reference. Elo = 400 / ln 10 * rating.")
+          "the same deals), relative to the reference. Elo = 400 / ln 10 * rating. A deal aborted in any "
+          "arrangement of a pair is dropped from that pair; bounds over all deals per pair: every aborted play "
+          "counted as lost by X (X's seats at win share 0, Y's at 1), then as won, each with its Tango interval.")
 METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, or per team) plays the same deals in "
                 "neighbour-balanced cyclic orders, each in its rotations. M[X][Y] = mean over deals of x[d], x[d] = "
                 "the share of d's plays at kept tables holding X and Y in which X finished above Y (ties half); "
@@ -49,7 +51,9 @@ METHOD_MIXED = ("Mixed tables: every table of distinct policies (one per seat, o
                 "per pair that met keeps ratings finite. Rating intervals: ±1.96 robust standard errors, a "
                 "sandwich of the observed information and the per-deal scores (all plays of a deal are one "
                 "cluster). Fit: the misfit test on the pairwise shares of the untied plays. "
-                "A deal aborted in any seating of a table is dropped from that table. "
+                "A deal aborted in any seating of a table is dropped from that table; bounds over all deals "
+                "per pair: every aborted play at a table holding both counted as X below Y, then as X above, "
+                "each with its Tango interval. "
                 "Elo = 400 / ln 10 * rating.")
 
 @dataclass

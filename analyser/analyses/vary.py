@@ -20,7 +20,11 @@ be constant never gets a zero-width interval: a difference that is exactly 0
 on every deal is "played identically on all n deals", p = 1, with the interval
 of the deals not seen (no rule value is proven inert, so vary never prints an
 exact tie [0, 0]). A deal aborted under any value
-is dropped from all. Olenon's "how much is open team talk
+is dropped from all; every later value's row also has its win share change's
+bounds over all deals (stats.effects: the group's aborted plays lost under v
+and won under the first value, then the other way), printed when more than 1%
+of the deals aborted under v or the first value. Fewer than two deals completed
+under every value is one line (TooFewCompleted). Olenon's "how much is open team talk
 worth?" is ``vary("olenon", "talk", policies=["partner", "shed"])``: team 0
 (partner) gains this much win share when every hand is open.
 """
@@ -32,6 +36,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyser.analyses.aborts import bounds_of, bounds_text, require_completed
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.play_args import play_args
@@ -48,7 +53,9 @@ METHOD = ("every deal played under each value of the setting, the same seats, po
           "deals where d is not 0 (in units of sum d^2 / sum |d|; within [-1, 1] for win shares, the scores' "
           "range for scores; exactly 0 on every deal: played identically, +-z^2 / (deals + z^2) times the "
           "range), two-sided p-value from the same score test; independent: "
-          "1.96 sqrt((var_v + var_first) / deals); a deal aborted under any value is dropped")
+          "1.96 sqrt((var_v + var_first) / deals); a deal aborted under any value is dropped; bounds over all "
+          "deals when more than 1% aborted: the group's aborted plays counted as lost under v and won under "
+          "the first value, then the other way, each with its interval")
 
 
 @dataclass
@@ -68,7 +75,7 @@ class VaryResult:
         return vary_figure(self)
 
     def to_dict(self) -> dict:
-        return {**{k: jsonable(v) for k, v in self.meta.items()}, "table": rows(self.table)}
+        return {**{k: jsonable(v) for k, v in self.meta.items()}, "table": rows(self.table), "aborts": self.aborts()}
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -79,6 +86,19 @@ class VaryResult:
         """The rows of the values after the first: what changing the setting did."""
         return self.table[self.table["value"] != str(self.meta["values"][0])]
 
+    def aborts(self) -> list[str]:
+        """One line per later value and group whose deals aborted more than 1% of the time (under it or the
+        first value): the bounds of its win share change over all deals."""
+        m, out = self.meta, []
+        if "aborts_lost" not in self.table:          # a file written before the bounds were kept
+            return out
+        for row in self.differences().to_dict("records"):
+            line = bounds_text(bounds_of(row, m["deals"]), m["unit"], f"{row['group']} under {row['value']}",
+                               f"{row['group']}'s change {m['values'][0]} -> {row['value']}",
+                               f" under {row['value']} or {m['values'][0]}")
+            out += [line] if line else []
+        return out
+
     def __repr__(self) -> str:
         m = self.meta
         lines = [f"<VaryResult {m['game']}: {m['setting']} = {' / '.join(map(str, m['values']))}, "
@@ -87,6 +107,7 @@ class VaryResult:
             lines.append(f"  {row['group']} ({row['policies']}): win share {row['value']} - {m['values'][0]} = "
                          f"{hundred(row['win_diff'], sign=True)} [{hundred(row['win_diff_ci_low'], sign=True)}, "
                          f"{hundred(row['win_diff_ci_high'], sign=True)}] points")
+        lines += [f"  {line}" for line in self.aborts()]
         lines.append("  .table .differences() .meta .plot() .save(path) .to_dict()")
         return "\n".join(lines)
 
@@ -120,9 +141,8 @@ def vary(game: str = "palace", setting: str | None = None, values=None, policies
     plan = Plan.of(configs, count, args.chunk_size, f"{base.game.name}: {spec.name}")
     run = execute(plan, Gather(lambda chunk, recs: tally.add(recs), out), threads=threads, progress=progress,
                   **args.where)
-    if tally.kept == 0:
-        raise UserError(f"all {tally.dropped:,} {plural(base.game.unit)} hit the action cap under some value of "
-                        f"{spec.name}: nothing completed to compare")
+    require_completed(tally.kept, tally.kept + tally.dropped, base.game.unit,
+                      f"comparing the values of {spec.name} (paired by deal, completed under every value)")
     meta = {**configs[0].metadata(), "kind": KIND, "setting": spec.name, "values": [spec.show(v) for v in values],
             "settings": names, "deals": count, "completed": tally.kept, "aborted": tally.dropped,
             "threads": run.threads, "seconds": run.seconds, "method": METHOD,

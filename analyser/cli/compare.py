@@ -43,6 +43,10 @@ def compare(
     deterministic policy; policies that played identically on all n deals keep an interval for the deals not
     seen (about ±3.84/n of the range). With 3+ seats it says when the tables
     where A sits alone and where B does disagree (the answer depends on the table).
+
+    Aborted deals (at the action cap) are left out of the estimate; when more than 1% of the deals aborted it
+    also prints the bounds over all deals, every aborted play counted as lost by A and as won by A, each with
+    its interval. If fewer than two deals completed it says so in one line (exit 2).
     """
     from analyser.analyses.compare import compare as run_compare
 
@@ -138,7 +142,10 @@ def print_compare_tables(result, console=None):
             run.add_row("stopping rule", m["precision"]["stopping"])
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
-    for tab in (table, per, run):
+    console.print(whole_numbers(table))
+    if result.aborts():
+        console.print(f"Aborted: {result.aborts()}.")
+    for tab in (per, run):
         console.print(whole_numbers(tab))
 
 

@@ -47,6 +47,10 @@ def sweep(
     played identically on all n deals is marked identical and keeps an interval for the deals not seen.
 
     The best setting is played again on a fresh seed: the best of many noisy estimates overstates itself.
+
+    Aborted deals (at the action cap) are left out of the estimates; each setting's row has its difference's
+    bounds over all deals (its aborted plays lost and the baseline's won, then the other way), printed for the
+    best setting when more than 1% aborted. A baseline with fewer than two completed deals is one line (exit 2).
     """
     from analyser.analyses.sweep import sweep as run_sweep
 
@@ -123,6 +127,8 @@ def print_sweep_table(result, console=None):
         _table(score, names, rows, "score", "score_mean", "score_ci", _num, "vs base", "score_diff", _signed)
         console.print(score)
     console.print(f"best: {best_text(result.best)}")
+    if result.aborts():
+        console.print(f"Aborted: {result.aborts()}.")
     console.print(family_text(m["family"]) + ".")
     console.print(recheck_text(result.recheck, m["unit"]))
 

@@ -72,6 +72,10 @@ def tournament(
 
     Mixed tables (--tables mixed): each cell is the share of plays the row policy finished above the column policy;
     ratings are Plackett-Luce strengths fitted by choix to the finishing orders. The first policy is rated 0.
+
+    Aborted deals (at the action cap) are left out of a pair's cell; for each pair with more than 1% aborted it
+    also prints the bounds over all deals, every aborted play counted as lost by the row policy and as won by
+    it, each with its interval. A pair with fewer than two completed deals is one line (exit 2).
     """
     from analyser.analyses.tournament import tournament as run_tournament
 

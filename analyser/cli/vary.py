@@ -33,6 +33,11 @@ def vary(
     on all n deals is "identical", with an interval for the deals not seen (about ±3.84/n of the range), never
     an exact tie: no rule value is known to be inert.
     Olenon: `analyser vary olenon --setting talk --policy partner --policy shed`.
+
+    Aborted deals (at the action cap) are left out of the changes; when more than 1% aborted under a value or
+    the first, it also prints the change's bounds over all deals, the group's aborted plays counted as lost
+    under the value and won under the first, then the other way, each with its interval. If fewer than two
+    deals completed under every value it says so in one line (exit 2).
     """
     from analyser.analyses.vary import vary as run_vary
 
@@ -85,3 +90,5 @@ def print_vary_tables(result, console=None):
         table.add_row(row["group"], row["policies"], row["value"], share, change, independent,
                       num(row["score_mean"], 3, grouped=True))
     console.print(whole_numbers(table, console.width))
+    for line in result.aborts():
+        console.print(f"Aborted: {line}.")

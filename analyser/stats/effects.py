@@ -13,6 +13,13 @@ independent half-width and the variance reduction. A difference that is 0 on
 every deal is "played identically" with the interval of the deals not seen
 (``identical``); it is never an exact tie [0, 0]: the values differ, and no
 rule value is known to be inert by construction.
+
+Aborted deals: the differences are over the deals completed under both values,
+which flatters a value under which the worst deals loop to the cap; so for the
+win share the tally also keeps, over every deal, the sums of the difference
+with the group's aborted plays counted as lost under v and won under the first
+value, and the other way round (stats.paired.abort_values), for the bounds of
+stats.paired.bounds_from_sums: ``aborts_lost`` / ``aborts_won`` columns.
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.intervals import Z95, difference_ci, difference_p, exact, mean_ci
+from analyser.stats.paired import BOUND_COLUMNS, WIN_RANGE, abort_values, bound_cells, bounds_from_sums
 
 QUANTITIES = ("win", "score")
 
@@ -48,10 +56,23 @@ class EffectTally:
         self.dsums = np.zeros((values, len(groups), len(QUANTITIES), 3))    # sum d, sum d^2, sum |d|
         self.range = np.array([[np.inf, -np.inf]] * len(QUANTITIES))       # per quantity: lowest, highest x
         self.kept = self.dropped = 0
+        self.bsums = np.zeros((values, len(groups), 2, 3))     # win share bounds (lost, won): pos, neg, sq
+        self.baborted = np.zeros(values, np.int64)           # deals aborted under v or the first value
 
     def add(self, recs: list[np.ndarray]) -> EffectTally:
         """One block of deals: ``recs[v]`` the records under value v of exactly these deals."""
-        ok = ~np.any([r["aborted"].astype(bool) for r in recs], axis=0)
+        cut = np.array([r["aborted"].astype(bool) for r in recs]).reshape(len(recs), recs[0].size)
+        win = QUANTITIES.index("win")
+        done = np.stack([np.where(c, 0.0, group_values(r, self.groups)[:, win]) for r, c in zip(recs, cut,
+                                                                                              strict=True)])
+        for v in range(1, len(recs)):
+            lost, won = abort_values(done[v] - done[0], cut[v], cut[0], *WIN_RANGE)   # group x deal
+            for side, values in enumerate((lost, won)):
+                self.bsums[v, :, side] += np.stack([np.where(values > 0, values, 0.0).sum(axis=-1),
+                                                    -np.where(values < 0, values, 0.0).sum(axis=-1),
+                                                    (values * values).sum(axis=-1)], axis=-1)
+            self.baborted[v] += int((cut[v] | cut[0]).sum())
+        ok = ~cut.any(axis=0)
         self.kept += int(ok.sum())
         self.dropped += int((~ok).sum())
         x = np.stack([group_values(r[ok], self.groups) for r in recs])   # value x group x quantity x deal
@@ -66,6 +87,12 @@ class EffectTally:
             self.range[:, 1] = np.maximum(self.range[:, 1], x.max(axis=(0, 1, 3)))
         return self
 
+    def bounds(self, v: int, g: int) -> dict:
+        """Value v's win share difference from the first for group g, bounded over every deal (abort_bounds)."""
+        deals = self.kept + self.dropped
+        lost, won = ((deals, *self.bsums[v, g, side]) for side in (0, 1))
+        return bounds_from_sums(deals, int(self.baborted[v]), lost, won, 1.0)
+
     def span(self, q: int) -> float:
         """The largest |d| possible for quantity q: 1 for a share, the range of the groups' scores seen."""
         low, high = self.range[q]
@@ -73,7 +100,8 @@ class EffectTally:
 
 
 def effect_table(tally: EffectTally, labels: list[str], value_names: list) -> pd.DataFrame:
-    """The table of vary (and of the report's rules section): one row per value and group."""
+    """The table of vary (and of the report's rules section): one row per value and group; for the later
+    values the win share difference's bounds over all deals (stats.paired.BOUND_COLUMNS)."""
     n = tally.kept
     rows = []
     for v, value in enumerate(value_names):
@@ -83,6 +111,7 @@ def effect_table(tally: EffectTally, labels: list[str], value_names: list) -> pd
             for q, quantity in enumerate(QUANTITIES):
                 row.update(_quantity_cells(quantity, tally.sums[v, g, q], tally.sums[0, g, q],
                                            tally.dsums[v, g, q], n, v > 0, tally.span(q)))
+            row.update(bound_cells(tally.bounds(v, g)) if v else dict.fromkeys(BOUND_COLUMNS, math.nan))
             rows.append(row)
     frame = pd.DataFrame(rows)
     frame["value"] = frame["value"].astype(str)

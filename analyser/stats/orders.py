@@ -7,6 +7,8 @@ table). Per play the tally keeps the rank of each of the table's policies
 (the rank of its seats: partners share one) and whether the play hit the
 action cap. A deal aborted in any rotation of a table is dropped from that
 table (so its rotations stay balanced) and counted; the other tables keep it.
+The bounds over all deals (stats.paired.abort_bounds) count every aborted play
+at every table holding both X and Y as X below Y, then as X above Y.
 
 Head-to-head: M[X][Y] is the share of plays in which X finished above Y, a tie
 counting half, over the plays where both sat at one table: for deal d, x[d] is
@@ -28,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.intervals import Z95, differences_ci, exact, widest_stop_half_width
+from analyser.stats.paired import abort_bounds, abort_values, bound_cells
 from analyser.stats.plackett_luce import top1_choices
 
 CELL = "share of plays finishing above the column policy (ties half)"
@@ -104,14 +107,35 @@ class OrderTally:
         with np.errstate(invalid="ignore", divide="ignore"):
             return exact(total / count), ties / count, count
 
+    def bounds(self, pairs: int) -> list[dict]:
+        """Per pair (combinations order): abort_bounds of x[d] over every deal and every table holding both,
+        each aborted play counted as X below Y, then as X above Y (ties at 1/2 around which x is centred)."""
+        out = []
+        for x, y in combinations(range(pairs), 2):
+            done, missing, count = np.zeros(self.units), np.zeros(self.units), 0
+            for t, members in enumerate(self.tables):
+                if x in members and y in members:
+                    ranks = np.concatenate(self.ranks[t]) if self.ranks[t] else np.zeros((0, self.rotations, 1))
+                    cut = np.concatenate(self.aborted[t]) if self.aborted[t] else np.zeros((0, self.rotations), bool)
+                    rx, ry = ranks[:, :, members.index(x)], ranks[:, :, members.index(y)]
+                    done += (~cut * ((rx < ry) + 0.5 * (rx == ry))).mean(axis=1)
+                    missing += cut.mean(axis=1)
+                    count += 1
+            count = max(count, 1)
+            lost, won = abort_values(done / count, missing / count, 0.0, 0.0, 1.0)
+            out.append(abort_bounds(lost, won, missing > 0, 0.5, centre=0.5))
+        return out
+
     def pair_frame(self, names: list[str], z: float = Z95, proven=()) -> pd.DataFrame:
         """One row per pair (a, b): deals and plays where both sat, a's and b's above shares with
         their 95% intervals (the score interval of x[d] - 1/2, intervals.differences_ci, so a pair that
         rarely finishes apart is honest), the tie share, the half-width (the larger side of a's interval),
         ``identical`` (x[d] = 1/2 on every deal) and ``tie`` (an exact tie [1/2, 1/2]: identical, and (a, b)
-        is in ``proven``, the pairs that are one policy by construction)."""
+        is in ``proven``, the pairs that are one policy by construction), and a's above share's bounds over all
+        deals (stats.paired.BOUND_COLUMNS)."""
         proven = {tuple(p) for p in proven}
         shares, ties, count = self.deal_shares(len(names))
+        bounds = self.bounds(len(names))
         rows = []
         for c, (x, y) in enumerate(combinations(range(len(names)), 2)):
             share = shares[:, c][np.isfinite(shares[:, c])]
@@ -124,7 +148,7 @@ class OrderTally:
                          "b_above_share": 1 - mean, "b_ci_low": 1 - high, "b_ci_high": 1 - low,
                          "tie_share": float(np.nanmean(ties[:, c])) if n else float("nan"),
                          "half_width": max(mean - low, high - mean), "tie": ci["tie"],
-                         "identical": ci["identical"], "p_value": ci["p"]})
+                         "identical": ci["identical"], "p_value": ci["p"], **bound_cells(bounds[c])})
         return pd.DataFrame(rows)
 
     def widest_half_width(self, names: list[str]) -> float:

@@ -40,10 +40,25 @@ Cochran's Q, would misstate it). With 2 seats (or 2 teams) every arrangement
 is of one kind: the arrangements differ only in seats, whose effects they
 cancel, so there is nothing to test.
 
-A deal on which any arrangement aborted has no paired value: it is dropped
-from every statistic here (paired and per arrangement alike) and counted.
-Everything is kept as sums (per arrangement) and per-deal values, so chunks
-add up to exactly the whole run.
+Aborted plays: a deal on which any arrangement aborted has no paired value:
+it is dropped from every statistic here (paired and per arrangement alike)
+and counted. The headline is then over completed deals only, which flatters a
+side whose worst deals loop to the cap; so the deal's completed plays and its
+count of aborted plays are kept too, for the bounds of :func:`abort_bounds`
+(Manski's worst-case bounds for missing outcomes): every aborted play counted
+as lost by A (A's seats at the lowest value a seat can have, B's at the
+highest: 0 and 1 for a win share, the game's ``score_bounds`` or else the
+scores seen for a score) and as won by A, on all deals, each with its
+``differences_ci`` interval. Whatever the aborted plays would have given, the
+all-deals difference lies between the two; each interval is for its own
+bound, so [lost's low, won's high] holds the all-deals difference with about
+95% (Bonferroni: each misses outward with 2.5%, and the two misses all but
+exclude each other; benchmarks/calibrate_aborts.py). The extremes are each
+seat's own; they ignore that seats' shares add up (in Palace 4p three of four
+seats win, so an ABBB play A wins has x = 1/3, not 1), so a bound can be
+wider than any real outcome allows: conservative, never flattering either
+side. Everything is kept as sums (per arrangement) and per-deal values, so
+chunks add up to exactly the whole run.
 """
 from __future__ import annotations
 
@@ -52,12 +67,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, values_stop_half_width
+from analyser.errors import ABORT_LIMIT
+from analyser.stats.intervals import (
+    Z95,
+    difference_ci,
+    difference_sums,
+    differences_ci,
+    exact,
+    floored_var,
+    mean_ci,
+    values_stop_half_width,
+)
 
 QUANTITIES = ("win", "score")
 BOUNDS = {"win": (-1.0, 1.0), "score": None}      # a win share difference lies in [-1, 1]; a score need not
 # per arrangement, over kept deals: A's and B's mean (over their seats) and the difference x
 ARRANGEMENT_STATS = ("a_win", "b_win", "win_diff", "a_score", "b_score", "score_diff")
+WIN_RANGE = (0.0, 1.0)     # the lowest and highest win share a seat can have
+BOUND_COLUMNS = ("aborted_deals", "aborted_share", "aborts_lost", "aborts_lost_ci_low", "aborts_lost_ci_high",
+                 "aborts_won", "aborts_won_ci_low", "aborts_won_ci_high")
 KINDS = {"a_alone": "A alone", "b_alone": "B alone (A the majority)", "even": "A and B in equal numbers"}
 
 
@@ -70,6 +98,46 @@ def play_values(rec: np.ndarray, a_seats, b_seats) -> dict[str, np.ndarray]:
         b = exact(v[:, list(b_seats)].mean(axis=1))
         out[f"a_{q}"], out[f"b_{q}"], out[f"{q}_diff"] = a, b, exact(a - b)
     return out
+
+
+def abort_values(done, a_missing, b_missing, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal, the difference A - B with every aborted play counted as lost by A and as won by A.
+    ``done``: the difference with the aborted plays' terms left out (as 0); ``a_missing`` / ``b_missing``: the
+    share of the deal's weight in A's / B's mean that aborted; low, high: the values a seat can have. Lost puts
+    A's aborted part at ``low`` and B's at ``high``, won the other way round (both exact)."""
+    done, am, bm = (np.asarray(x, dtype=float) for x in (done, a_missing, b_missing))
+    return exact(done + am * low - bm * high), exact(done + am * high - bm * low)
+
+
+def abort_bounds(lost, won, aborted, span: float, z: float = Z95, centre: float = 0.0) -> dict:
+    """The bounds of a paired difference over all deals (see the module): ``lost`` and ``won`` per deal
+    (abort_values), ``aborted`` which deals had an aborted play, ``span`` the largest |difference - centre|
+    (the values are taken as differences from ``centre``). See bounds_from_sums."""
+    aborted = np.asarray(aborted, dtype=bool)
+    sums = [difference_sums(exact(np.asarray(v, dtype=float) - centre)) for v in (lost, won)]
+    return bounds_from_sums(int(aborted.size), int(aborted.sum()), *sums, span, z, centre)
+
+
+def bounds_from_sums(deals: int, aborted: int, lost, won, span: float, z: float = Z95, centre: float = 0.0) -> dict:
+    """abort_bounds from each bound's intervals.difference_sums (what a tally that keeps sums holds): each
+    bound is the mean over every deal with its difference_ci interval (never an exact tie: the aborted
+    values are not known). ``shown``: more than ABORT_LIMIT of the deals aborted, the share a result prints
+    them at. Without an aborted deal the bounds are the headline itself and left out (NaN)."""
+    out = {"deals": deals, "aborted": aborted, "share": aborted / deals if deals else float("nan"),
+           "shown": bool(aborted > ABORT_LIMIT * deals)}
+    for name, (n, pos, neg, sq) in (("lost", lost), ("won", won)):
+        low, high = difference_ci(n, pos, neg, sq, span, z) if aborted and n >= 2 else (float("nan"),) * 2
+        mean = float(exact((pos - neg) / n)) if aborted and n else float("nan")
+        out[name] = {"mean": centre + mean, "low": centre + low, "high": centre + high}
+    return out
+
+
+def bound_cells(bounds: dict) -> dict:
+    """abort_bounds as a table's columns (BOUND_COLUMNS)."""
+    lost, won = bounds["lost"], bounds["won"]
+    return {"aborted_deals": bounds["aborted"], "aborted_share": bounds["share"],
+            "aborts_lost": lost["mean"], "aborts_lost_ci_low": lost["low"], "aborts_lost_ci_high": lost["high"],
+            "aborts_won": won["mean"], "aborts_won_ci_low": won["low"], "aborts_won_ci_high": won["high"]}
 
 
 def arrangement_kind(seats: str) -> str:
@@ -98,6 +166,9 @@ class PairedTally:
     sums: dict = field(default_factory=dict)          # stat -> (K,) sums over kept deals
     squares: dict = field(default_factory=dict)
     score_range: list = field(default_factory=lambda: [np.inf, -np.inf])   # lowest, highest seat score kept
+    score_bounds: tuple | None = None                 # the game's (lowest, highest) seat score, if it declares them
+    missing: list = field(default_factory=list)       # blocks of int: arrangements that aborted, per deal
+    done: dict = field(default_factory=dict)          # q -> blocks: mean over arrangements of x, aborted ones as 0
 
     def __post_init__(self):
         if self.kinds is None:
@@ -107,6 +178,8 @@ class PairedTally:
             self.squares.setdefault(s, np.zeros(self.arrangements))
         for key in self.columns():
             self.paired.setdefault(key, [])
+        for q in QUANTITIES:
+            self.done.setdefault(q, [])
 
     def columns(self) -> dict:
         """(q, kind) -> the deals frame's column: ``win_diff`` for every arrangement (kind None),
@@ -116,11 +189,14 @@ class PairedTally:
 
     def add(self, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> PairedTally:
         """One block of deals: ``plays[k]`` holds the records of arrangement k for exactly these deals."""
-        aborted = np.zeros(deal_index.size, bool)
-        for rec in plays:
-            aborted |= rec["aborted"].astype(bool)
+        cut = np.array([rec["aborted"].astype(bool) for rec in plays]).reshape(len(plays), deal_index.size)
+        aborted = cut.any(axis=0)
         keep = ~aborted
         per_arr = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
+        self.missing.append(cut.sum(axis=0).astype(np.int16))
+        for q in QUANTITIES:
+            self.done[q].append(exact(np.mean([np.where(c, 0.0, v[f"{q}_diff"]) for c, v in zip(cut, per_arr,
+                                                                                          strict=True)], axis=0)))
         for rec, a, b in zip(plays, a_seats, b_seats, strict=True):
             scores = rec["score"][keep][:, list(a) + list(b)]
             if scores.size:
@@ -156,17 +232,36 @@ class PairedTally:
         return _cat(self.paired[q, kind], np.float64)
 
     def frame(self) -> pd.DataFrame:
-        """One row per deal: deal, aborted (in some arrangement), win_diff, score_diff (a[d]; NaN if aborted),
-        and with two kinds of table the same per kind (win_diff_a_alone, ...)."""
-        out = {"deal": _cat(self.deals, np.int64), "aborted": _cat(self.aborted, bool)}
+        """One row per deal: deal, aborted (in some arrangement), aborted_plays (how many arrangements), win_diff,
+        score_diff (a[d]; NaN if aborted), with two kinds of table the same per kind (win_diff_a_alone, ...), and
+        win_done, score_done (the mean of x over the arrangements, aborted ones as 0: what the bounds read)."""
+        out = {"deal": _cat(self.deals, np.int64), "aborted": _cat(self.aborted, bool),
+               "aborted_plays": _cat(self.missing, np.int16)}
         out.update({col: self.values(q, kind) for (q, kind), col in self.columns().items()})
+        out.update({f"{q}_done": _cat(self.done[q], np.float64) for q in QUANTITIES})
         return pd.DataFrame(out)
+
+    def value_range(self, q: str) -> tuple[float, float]:
+        """The lowest and highest value a seat can have: a win share's, or the game's declared score bounds
+        (else the lowest and highest score seen on kept deals; NaN before one)."""
+        if q == "win":
+            return WIN_RANGE
+        low, high = self.score_bounds or self.score_range
+        return (float(low), float(high)) if high >= low else (float("nan"), float("nan"))
+
+    def bounds(self, q: str = "win", z: float = Z95) -> dict:
+        """abort_bounds of A - B over every deal: each aborted play counted as lost by A, then as won."""
+        low, high = self.value_range(q)
+        share = _cat(self.missing, np.int16) / self.arrangements
+        lost, won = abort_values(_cat(self.done[q], np.float64), share, share, low, high)
+        return abort_bounds(lost, won, share > 0, high - low, z)
 
     def state(self) -> dict:
         """The per-arrangement sums, the kinds and the score range as plain lists (a results file's metadata)."""
         return {"sums": {s: self.sums[s].tolist() for s in ARRANGEMENT_STATS},
                 "squares": {s: self.squares[s].tolist() for s in ARRANGEMENT_STATS}, "kinds": self.kinds,
-                "score_range": [float(x) for x in self.score_range]}
+                "score_range": [float(x) for x in self.score_range],
+                "score_bounds": None if self.score_bounds is None else [float(x) for x in self.score_bounds]}
 
     def span(self, q: str) -> float:
         """The largest |a[d]| possible: 1 for the win share difference, the run's score range for the score
@@ -182,10 +277,16 @@ class PairedTally:
         k = len(state["sums"]["win_diff"])
         t = cls(k, state.get("kinds"), sums={s: np.asarray(state["sums"][s], float) for s in ARRANGEMENT_STATS},
                 squares={s: np.asarray(state["squares"][s], float) for s in ARRANGEMENT_STATS},
-                score_range=list(state.get("score_range", [np.inf, -np.inf])))
+                score_range=list(state.get("score_range", [np.inf, -np.inf])),
+                score_bounds=state.get("score_bounds"))
         t.deals = [frame["deal"].to_numpy(np.int64)]
         t.aborted = [frame["aborted"].to_numpy(bool)]
         t.paired = {key: [frame[col].to_numpy(np.float64)] for key, col in t.columns().items()}
+        # a file written before the completed plays were kept: a dropped deal counts as aborted in every arrangement
+        t.missing = [frame["aborted_plays"].to_numpy(np.int16) if "aborted_plays" in frame
+                     else np.where(t.aborted[0], k, 0).astype(np.int16)]
+        t.done = {q: [frame[f"{q}_done"].to_numpy(np.float64) if f"{q}_done" in frame
+                      else np.nan_to_num(t.paired[q, None][0], nan=0.0)] for q in QUANTITIES}
         return t
 
     def arrangement_var(self, s: str) -> np.ndarray:
@@ -211,7 +312,8 @@ def summary_frame(tally: PairedTally, z: float = Z95, tie: bool = False) -> pd.D
     ``tie``: A and B are one policy by construction), ``tie`` (an exact tie: [0, 0]), ``identical`` (0 on
     every deal), the independent-deals interval of a run of the same size, and the variance reduction (None
     when no deal differed, or when neither design showed any spread). half_width is the larger side of the
-    interval."""
+    interval. BOUND_COLUMNS: the deals aborted in some arrangement, their share of all deals, and the bounds
+    over all deals (abort_bounds: every aborted play lost by A, won by A; NaN when no deal aborted)."""
     rows = []
     n, k = tally.kept, tally.arrangements
     for q, name in (("win", "win share difference"), ("score", "score difference")):
@@ -227,7 +329,7 @@ def summary_frame(tally: PairedTally, z: float = Z95, tie: bool = False) -> pd.D
                      "p_value": ci["p"], "sd_per_deal": ci["sd"],
                      "independent_ci_low": ind_low, "independent_ci_high": ind_high,
                      "independent_half_width": ind_half, "variance_reduction": reduction, "deals": n,
-                     "plays": n * k})
+                     "plays": n * k, **bound_cells(tally.bounds(q, z))})
     return pd.DataFrame(rows)
 
 

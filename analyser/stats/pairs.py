@@ -6,6 +6,10 @@ the win share difference for the width independent deals would give;
 :func:`pair_frame` reads them (the head-to-head cells with their paired
 intervals), :func:`proportion_influence` gives the per-deal influence of a
 pair's proportion a / (a + b) that the clustered Bradley-Terry sandwich uses.
+Per pair and deal it also keeps the win share difference over the completed
+arrangements (aborted ones as 0) and the count of aborted ones, for the bounds
+over all deals (stats.paired.abort_bounds: every aborted play lost by the
+pair's first policy, then won by it).
 """
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, widest_stop_half_width
-from analyser.stats.paired import play_values
+from analyser.stats.paired import WIN_RANGE, abort_bounds, abort_values, bound_cells, play_values
 
 SIDES = ("a_win", "b_win", "a_score", "b_score")     # per pair and deal: arrangement means, NaN if dropped
+DONE = ("win_done", "aborted_plays")                 # per pair and deal: x over completed arrangements, aborted ones
 
 
 @dataclass
@@ -30,19 +35,22 @@ class PairTally:
     values: list = None                          # per pair: blocks (deals, 4) of SIDES
     arr_sum: np.ndarray = None                   # (pairs, K): sums of x[d, k] over kept deals
     arr_sq: np.ndarray = None
+    done: list = None                            # per pair: blocks (deals, 2) of DONE
 
     def __post_init__(self):
         p, k = self.pairs, self.arrangements
         self.values = self.values or [[] for _ in range(p)]
+        self.done = self.done or [[] for _ in range(p)]
         self.arr_sum = np.zeros((p, k)) if self.arr_sum is None else np.asarray(self.arr_sum, float)
         self.arr_sq = np.zeros((p, k)) if self.arr_sq is None else np.asarray(self.arr_sq, float)
 
     def add(self, pair: int, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> None:
-        aborted = np.zeros(plays[0].size, bool)
-        for rec in plays:
-            aborted |= rec["aborted"].astype(bool)
+        cut = np.array([rec["aborted"].astype(bool) for rec in plays]).reshape(len(plays), plays[0].size)
+        aborted = cut.any(axis=0)
         keep = ~aborted
         per = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
+        done = exact(np.mean([np.where(c, 0.0, v["win_diff"]) for c, v in zip(cut, per, strict=True)], axis=0))
+        self.done[pair].append(np.column_stack([done, cut.sum(axis=0)]))
         block = exact(np.column_stack([np.mean([v[key] for v in per], axis=0) for key in SIDES]))
         block[aborted] = np.nan
         if pair == 0:
@@ -56,6 +64,12 @@ class PairTally:
     def per_deal(self, pair: int) -> np.ndarray:
         """(deals, 4): SIDES per deal, NaN rows for dropped deals."""
         return np.concatenate(self.values[pair]) if self.values[pair] else np.zeros((0, len(SIDES)))
+
+    def bounds(self, pair: int) -> dict:
+        """abort_bounds of the pair's win share difference over every deal (aborted plays lost, then won)."""
+        done = np.concatenate(self.done[pair]) if self.done[pair] else np.zeros((0, len(DONE)))
+        share = done[:, 1] / self.arrangements
+        return abort_bounds(*abort_values(done[:, 0], share, share, *WIN_RANGE), share > 0, 1.0)
 
     @property
     def deal_index(self) -> np.ndarray:
@@ -85,8 +99,10 @@ class PairTally:
     def frame(self) -> pd.DataFrame:
         """One row per pair and deal: pair, deal and SIDES (NaN: dropped)."""
         deals = self.deal_index
-        parts = [pd.DataFrame({"pair": np.int16(p), "deal": deals, **dict(zip(SIDES, self.per_deal(p).T,
-                                                                              strict=True))})
+        parts = [pd.DataFrame({"pair": np.int16(p), "deal": deals,
+                               **dict(zip(SIDES, self.per_deal(p).T, strict=True)),
+                               **dict(zip(DONE, (np.concatenate(self.done[p]) if self.done[p]
+                                                 else np.zeros((0, len(DONE)))).T, strict=True))})
                  for p in range(self.pairs)]
         return pd.concat(parts, ignore_index=True)
 
@@ -102,6 +118,12 @@ class PairTally:
         for p in range(tally.pairs):
             part = frame[frame["pair"] == p]
             tally.values[p].append(part[list(SIDES)].to_numpy(float))
+            dropped = np.isnan(tally.values[p][-1][:, 0])
+            # a file written before the completed plays were kept: a dropped deal counts as aborted everywhere
+            tally.done[p].append(part[list(DONE)].to_numpy(float) if set(DONE) <= set(part) else
+                                 np.column_stack([np.where(dropped, 0.0, tally.values[p][-1][:, 0]
+                                                           - tally.values[p][-1][:, 1]),
+                                                  np.where(dropped, tally.arrangements, 0)]))
             if p == 0:
                 tally.deals.append(part["deal"].to_numpy(np.int64))
         return tally
@@ -110,8 +132,8 @@ class PairTally:
 def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95, proven=()) -> pd.DataFrame:
     """One row per pair (a, b): the compare summary numbers (the differences' score intervals, differences_ci),
     ``identical`` (a - b was 0 on every deal), ``tie`` (an exact tie [0, 0]: identical, and (a, b) is in
-    ``proven``, the pairs that are one policy by construction), and the Bradley-Terry observation (a_part,
-    effective_games)."""
+    ``proven``, the pairs that are one policy by construction), the Bradley-Terry observation (a_part,
+    effective_games), and the win share difference's bounds over all deals (stats.paired.BOUND_COLUMNS)."""
     proven = {tuple(p) for p in proven}
     k = tally.arrangements
     rows = []
@@ -138,7 +160,7 @@ def pair_frame(tally: PairTally, pairs: list[tuple[str, str]], z: float = Z95, p
                      "half_width": diff["half_width"], "independent_half_width": float(independent),
                      "variance_reduction": reduction, "score_diff": score["mean"], "score_ci_low": score["low"],
                      "score_ci_high": score["high"], "a_part": part, "effective_games": games, "tie": diff["tie"],
-                     "identical": diff["identical"], "p_value": diff["p"]})
+                     "identical": diff["identical"], "p_value": diff["p"], **bound_cells(tally.bounds(p))})
     return pd.DataFrame(rows)
 
 

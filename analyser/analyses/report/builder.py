@@ -38,6 +38,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from analyser.analyses.aborts import require_completed
 from analyser.analyses.report import sections as sec
 from analyser.analyses.report.model import BalanceReport
 from analyser.analyses.report.titles import TITLES
@@ -157,6 +158,9 @@ def _simulate(ctx: dict, players: int, policies, rules, streams=None):
                       seed=ctx["seed"], rules=rules, threads=ctx["threads"], progress=ctx["progress"],
                       keep_records=True, streams=streams, **ctx["where"])
     ctx["threads_used"] = result.meta.get("threads")
+    if rules == ctx["rules"] and players == ctx["config"].players:    # the report's own game: nothing to report
+        require_completed(result.tally.completed, result.tally.units, ctx["config"].game.unit,
+                          "a report (its line-up under its own rules)")
     return result
 
 
