@@ -51,9 +51,9 @@ bootstrapped: low = q2.5(v*) + (delta low - q2.5(v fixed)), and likewise the hig
 end, then within [-1/2, 0] (no policy beats the equilibrium) and holding the
 estimate. Where the mix is the same in every replicate (one class beats the
 rest) the interval is the delta-method one exactly, whatever the number of
-replicates; percentiles of 100 replicates covered random's value against
-pickup (Palace, 3 seats, mixed tables, 1,000 deals) 90.5% of 400 seeds, the
-delta-method interval 94.0% (benchmarks/calibrate_tournament.py).
+replicates. Random's value against pickup (Palace, 1,000 deals, 100 replicates,
+300 seeds; benchmarks/calibrate_tournament.py --only weights): percentiles
+covered 95.0% (2 seats, pairs) and 91.3% (3 seats, mixed), this 96.7% and 95.0%.
 """
 from __future__ import annotations
 
