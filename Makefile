@@ -57,6 +57,7 @@ calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_compare.py
 	$(BIN)/python benchmarks/calibrate_differences.py
 	$(BIN)/python benchmarks/calibrate_tournament.py
+	$(BIN)/python benchmarks/calibrate_rollout.py
 	$(BIN)/python benchmarks/calibrate_ratings.py
 	$(BIN)/python benchmarks/calibrate_sweep.py
 	$(BIN)/python benchmarks/calibrate_aborts.py --seeds 300

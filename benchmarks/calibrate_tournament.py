@@ -15,7 +15,8 @@ Four Markdown tables (seed s plays deals s * 1,000,000 onwards of run seed s, so
    over seeds (a proxy of the truth; target ~95%), and the share of seeds whose fit was called poor.
 3. Copies in the equilibrium: two names for ``pickup`` beside ``random`` (2p pairs, 3p mixed; pickup
    beats random, so each copy's true weight is 1/2): how often their weights are equal and both weight
-   intervals cover 1/2 (target >= 95% each).
+   intervals cover 1/2 (target >= 95% each); and the same runs' values against the mix, random's near
+   the bound -1/2, each against the value of the matrix pooled over the seeds (target 93-97%).
 4. Equilibrium: the same runs' bootstrap intervals of each policy's value against the equilibrium mix,
    and the share of seeds that cover the value computed from the matrix pooled over all seeds (the
    truth's proxy; target ~95%; a value pinned at 0 by the equilibrium's boundary is reported as is).
@@ -66,13 +67,21 @@ def identical_copies(seeds: int, deals: int) -> list[str]:
     return rows
 
 
-def copy_weights(seeds: int, deals: int, bootstrap: int) -> list[str]:
+def copy_weights(seeds: int, deals: int, bootstrap: int) -> tuple[list[str], list[str]]:
     """Two names for ``pickup`` beside ``random`` (pickup beats random, so the truth is 1/2 for each copy):
-    how often their equilibrium weights are equal and each copy's weight interval covers 1/2."""
+    how often their equilibrium weights are equal and each copy's weight interval covers 1/2; and the same
+    runs' values against the mix (random's near the bound -1/2: it loses nearly every deal), each against
+    the value of the matrix pooled over all the seeds with the copies one policy (the truth's proxy)."""
     rows = ["| line-up | seating | seats | seeds | weights equal | interval covers 1/2 | target |",
             "|---|---|---:|---:|---:|---:|---|"]
+    value_rows = ["| line-up | seating | seats | seeds | policy | in the mix | pooled value | mean value | "
+                  "mean width | "
+                  "covers the pooled value | target |",
+                  "|---|---|---:|---:|---|---|---:|---:|---:|---:|---|"]
+    names = ["pickup", "pickup_copy", "random"]
     for seating, players in (("pairs", 2), ("mixed", 3)):
         equal = covers = 0
+        low, high, value, cells = [], [], [], []
         for s in range(seeds):
             r = tournament("palace", ["pickup", copy_of("pickup"), "random"], players=players, deals=deals, seed=s,
                            first_deal=s * 1_000_000, tables=seating, bootstrap=bootstrap)
@@ -80,9 +89,23 @@ def copy_weights(seeds: int, deals: int, bootstrap: int) -> list[str]:
             equal += e.loc["pickup", "weight"] == e.loc["pickup_copy", "weight"]
             covers += all(e.loc[p, "weight_ci_low"] <= 0.5 <= e.loc[p, "weight_ci_high"]
                           for p in ("pickup", "pickup_copy"))
+            e = e.loc[names]
+            low.append(e["value_ci_low"].to_numpy())
+            high.append(e["value_ci_high"].to_numpy())
+            value.append(e["value"].to_numpy())
+            m = r.matrix.loc[names, names].to_numpy()
+            cells.append(np.nan_to_num((m - m.T) / 2))
         rows.append(f"| pickup, pickup_copy, random | {seating} | {players} | {seeds} | {100 * equal / seeds:.0f}% | "
                     f"{100 * covers / seeds:.0f}% | >=95%, >=95% |")
-    return rows
+        low, high, value = map(np.array, (low, high, value))
+        weights, pooled = solve(antisymmetric(*_upper(np.mean(cells, axis=0))), np.array([0, 0, 1]))
+        for i, name in enumerate(names):
+            cover = np.mean((low[:, i] <= pooled[i] + 1e-12) & (pooled[i] - 1e-12 <= high[:, i]))
+            value_rows.append(f"| pickup, pickup_copy, random | {seating} | {players} | {seeds} | {name} | "
+                              f"{'yes' if weights[i] > 0 else 'no'} | {100 * pooled[i]:+.2f} | "
+                              f"{100 * value[:, i].mean():+.2f} | {100 * (high[:, i] - low[:, i]).mean():.2f} | "
+                              f"{100 * cover:.1f}% | 93-97% |")
+    return rows, value_rows
 
 
 def rating_spread(seeds: int, deals: int, bootstrap: int) -> tuple[list[str], list[str]]:
@@ -142,8 +165,12 @@ def main():
         print(f"### Identical copies ({args.copy_deals} deals per pair or table)\n")
         print("\n".join(identical_copies(args.seeds, args.copy_deals)))
     if args.only in (None, "weights"):
+        rows, value_rows = copy_weights(args.seeds, args.weight_deals, args.bootstrap)
         print(f"\n### Copies in the equilibrium ({args.weight_deals} deals per pair or table)\n")
-        print("\n".join(copy_weights(args.seeds, args.weight_deals, args.bootstrap)))
+        print("\n".join(rows))
+        print(f"\n### Values against the mix near the bound ({args.weight_deals} deals per pair or table, "
+              f"{args.bootstrap} bootstrap replicates; points)\n")
+        print("\n".join(value_rows))
     if args.only in (None, "ratings"):
         ratings_rows, nash_rows = rating_spread(args.seeds, args.deals, args.bootstrap)
         print(f"\n### Rating errors: Palace 4p, {', '.join(LINEUP)} ({args.deals} deals; reference {LINEUP[0]})\n")

@@ -15,6 +15,12 @@
   current hand or round too), the paired difference in win share from the best action, and what
   the action the seat's own policy chose there costs against the best; intervals by the
   project's conventions (stats.intervals: bounded means, floored variance, exact ties).
+- **Picked on half, measured on the other half** (DIFFERENCE): the best action is picked on the
+  even worlds (0, 2, 4, ...) and every difference from it measured on the odd ones, as review's
+  cost is; ``top`` and ``drop`` choose on the even worlds too. Picking the best of many close
+  means and measuring it on the same worlds biases every difference down (the winner's curse:
+  12 close Enemy Anemone actions, 300 worlds, -3.2 points and 87% coverage); on independent
+  worlds the pick is a fixed action and its paired interval is an ordinary one.
 - **Played as a plan**: the worlds are a plan through engine.pipeline like every command's
   units (WorldPlay plays a batch of BATCH worlds a chunk and keeps them, WorldStop is the stop
   rule, the pipeline warns of play-outs cut at the action cap).
@@ -124,7 +130,8 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     batches until every action still rolled out has a 95% half-width of at most H (``trials`` is
     then the cap, default 100,000). ``drop``: after each batch from MIN_DROP_TRIALS on, stop
     rolling out an action whose paired difference from the best is more than DROP_SE standard
-    errors below zero. ``top`` K: after the first batch, roll out only the K best.
+    errors below zero. ``top`` K: after the first batch, roll out only the K best. Both judge on the
+    even worlds only (DIFFERENCE), so the odd worlds measure every difference unbiased.
     ``open_cards``: every world is the true position, every card known (double dummy): what a
     seat that saw every card could do, which overstates what a player can."""
     from analyser.engine.pipeline import set_threads
@@ -182,10 +189,10 @@ class Stopping:
         parts = [f"at most {self.trials:,} worlds, to a 95% half-width of {self.precision:g}"
                  if self.precision is not None else f"{self.trials:,} worlds"]
         if self.top is not None:
-            parts.append(f"only the {self.top} best after the first {min(BATCH, self.trials):,}")
+            parts.append(f"only the {self.top} best (on the even worlds) after the first {min(BATCH, self.trials):,}")
         if self.drop:
-            parts.append(f"an action dropped once it is {DROP_SE:g} standard errors below the best, after at "
-                         f"least {MIN_DROP_TRIALS} worlds")
+            parts.append(f"an action dropped once it is {DROP_SE:g} standard errors below the best on the even "
+                         f"worlds, after at least {MIN_DROP_TRIALS} worlds")
         return "; ".join(parts)
 
 
@@ -219,7 +226,8 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     table = _table(wins, scores, legal, played, kit, play.dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
             "played": kit.action_text(played), "stopping": rule.text(),
-            "sampler": OPEN_CARDS if rule.open_cards else SAMPLER + sampler.note, "statistics": STATISTICS}
+            "sampler": OPEN_CARDS if rule.open_cards else SAMPLER + sampler.note, "statistics": STATISTICS,
+            "best": str(table.loc[table["best"], "action"].iloc[0]), "difference": DIFFERENCE}
     if play.current is not None:
         sub = runner.config.game.sub_unit
         table = _with_current(table, play.current[:done], legal, sub)
@@ -277,8 +285,9 @@ class WorldPlay(Sink):
         self.done = chunk.start + chunk.count
 
     def flush(self) -> None:
-        """After a batch: the ``top`` best only after the first, and ``drop`` what is clearly worse."""
-        rule, done, wins = self.rule, self.done, self.wins[: self.done]
+        """After a batch: the ``top`` best only after the first, and ``drop`` what is clearly worse, both
+        judged on the even worlds (the odd ones measure the differences: DIFFERENCE)."""
+        rule, done, wins = self.rule, self.done, self.wins[: self.done: 2]
         self.batches += 1
         if rule.top is not None and self.batches == 1 and self.active.sum() > rule.top:
             keep = np.argsort(-np.nanmean(wins, axis=0), kind="stable")[: rule.top]
@@ -337,7 +346,14 @@ SAMPLER = ("uniform over the worlds consistent with the seat's information (anal
 OPEN_CARDS = ("OPEN CARDS: every world is the true position, every hidden card known (double dummy), which "
               "overstates what a player can do; only the random streams differ between worlds")
 STATISTICS = ("common random numbers: every action on the same worlds and streams; 95% effective-n Wilson "
-              "intervals on the floored variance (stats.intervals); differences paired per world")
+              "intervals on the floored variance (stats.intervals); differences paired per world, from the best "
+              "picked on the even worlds, measured on the odd ones")
+DIFFERENCE = ("vs best (diff): the action's win share less the best action's, where the best is the action with "
+              "the highest mean win share on the even worlds (among those rolled out on every world; `best` in "
+              "the table) and the difference is measured on the odd worlds, paired (diff_trials of them), with "
+              "Tango's 95% interval; so the pick does not bias it (picking and measuring on the same worlds "
+              "does: the winner's curse). What it estimates is the difference from that picked action; the "
+              "best's own row is 0 [0, 0]. --top and --drop choose on the even worlds too.")
 
 
 def _precise(wins: np.ndarray, active: np.ndarray, precision: float | None) -> bool:
@@ -357,18 +373,26 @@ def _clearly_worse(wins: np.ndarray, active: np.ndarray) -> np.ndarray:
     return active & (np.nanmean(diff, axis=0) + DROP_SE * se < 0) & (np.arange(wins.shape[1]) != best)
 
 
+def pick_best(wins: np.ndarray, complete: np.ndarray) -> int:
+    """The best action as picked on the even worlds: the highest mean there among the ``complete``
+    actions (rolled out on every world). The odd worlds, independent of the pick, measure the
+    differences from it (DIFFERENCE), as review's cost does."""
+    return int(np.argmax(np.where(complete, np.nanmean(wins[0::2], axis=0), -np.inf)))
+
+
 def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int, kit,
            dropped_at: np.ndarray) -> pd.DataFrame:
-    """One row an action, best (highest mean win share) first; an action dropped early is
-    measured on the worlds it was played on (paired with the best on those). The intervals are
-    the project's (stats.intervals): a win share's the effective-n Wilson interval within [0, 1] on
-    the floored variance (values_ci), a score's the normal interval on it, a paired difference from
-    the best Tango's score interval within [-1, 1] on the worlds where it is not 0 (differences_ci;
-    the best against itself is the only exact tie, 0 [0, 0])."""
+    """One row an action, the picked best first (``best``: pick_best), the others by mean win share;
+    an action dropped early is measured on the worlds it was played on. The intervals are the
+    project's (stats.intervals): a win share's the effective-n Wilson interval within [0, 1] on the
+    floored variance over every world (values_ci), a score's the normal interval on it, the paired
+    difference from the best Tango's score interval within [-1, 1] over the odd worlds (DIFFERENCE;
+    differences_ci; the best against itself is the only exact tie, 0 [0, 0])."""
     mean = np.nanmean(wins, axis=0)
-    best = int(np.argmax(np.where(dropped_at == 0, mean, -np.inf)))
+    best = pick_best(wins, dropped_at == 0)
+    judge = wins[1::2]
     share = [values_ci(wins[:, i], bounds=(0.0, 1.0)) for i in range(legal.size)]
-    diff = [differences_ci(wins[:, i] - wins[:, best], 1.0, tie=i == best) for i in range(legal.size)]
+    diff = [differences_ci(judge[:, i] - judge[:, best], 1.0, tie=i == best) for i in range(legal.size)]
     score = [values_ci(scores[:, i]) for i in range(legal.size)]
     n = np.array([c["n"] for c in share])
     rows = pd.DataFrame({
@@ -378,12 +402,11 @@ def _table(wins: np.ndarray, scores: np.ndarray, legal: np.ndarray, played: int,
         "score": np.nanmean(scores, axis=0), "score_ci_low": [c["low"] for c in score],
         "score_ci_high": [c["high"] for c in score],
         "diff": [c["mean"] for c in diff], "diff_ci_low": [c["low"] for c in diff],
-        "diff_ci_high": [c["high"] for c in diff],
-        "dropped_at": dropped_at, "played": legal == played,
+        "diff_ci_high": [c["high"] for c in diff], "diff_trials": np.array([c["n"] for c in diff], np.int64),
+        "best": np.arange(legal.size) == best, "dropped_at": dropped_at, "played": legal == played,
     })
     rows["order"] = np.where(np.arange(legal.size) == best, np.inf, mean)
     return rows.sort_values("order", ascending=False, kind="stable").drop(columns="order").reset_index(drop=True)
-
 
 
 def _with_current(table: pd.DataFrame, current: np.ndarray, legal: np.ndarray, sub: str) -> pd.DataFrame:
@@ -475,8 +498,8 @@ def decision_cost(r: RolloutResult) -> dict:
     played = int(r.table.loc[r.table["played"], "id"].iloc[0])
     p = int(np.flatnonzero(r.actions == played)[0])
     complete = ~np.isnan(r.wins).any(axis=0)             # actions played on every world (not dropped)
-    pick, judge = r.wins[0::2], r.wins[1::2]
-    best = int(np.argmax(np.where(complete, np.nanmean(pick, axis=0), -np.inf)))
+    judge = r.wins[1::2]
+    best = pick_best(r.wins, complete)                   # the rollout table's best (its `best` row)
     text = r.table.set_index("id")["action"]
     row = {"played": text[played], "best": text[int(r.actions[best])], "actions": len(r.actions)}
     if best == p or judge.shape[0] < 2:

@@ -47,11 +47,13 @@ def rollout(
              "most H (0.01 = ±1 point of win share). Default: a fixed number.")] = None,
     drop: Annotated[bool, typer.Option(
         "--drop", show_default=False,
-        help="Stop rolling out an action once it is 3 paired standard errors below the best, after at least "
-             "500 worlds (stopping at 2.5 was measured to pick wrongly about 15% of the time).")] = False,
+        help="Stop rolling out an action once it is 3 paired standard errors below the best on the even "
+             "worlds, after at least 500 worlds (stopping at 2.5 was measured to pick wrongly about 15% of the "
+             "time).")] = False,
     top: Annotated[int | None, typer.Option(
         "--top", metavar="K", show_default=False,
-        help="After the first 2,048 worlds, roll out only the K best actions. Default: all.")] = None,
+        help="After the first 2,048 worlds, roll out only the K best actions (on the even worlds). "
+             "Default: all.")] = None,
     rollout_seed: RolloutSeedOpt = 0,
     threads: common.ThreadsOpt = None,
     out: OutOpt = None,
@@ -67,6 +69,10 @@ def rollout(
 ):
     """Roll out every legal action of one position: its win share with a 95% interval, and the paired
     difference from the best.
+
+    The best (first row) is picked on the even worlds and every difference from it is measured on the
+    odd ones, so picking the best of close actions does not bias the differences: each "vs best"
+    interval is for the difference from that picked action (as review's cost).
 
     Each action is played on the same worlds: the cards the seat cannot see dealt anew among those
     consistent with what it knows, then the line-up plays on. Example: `analyser rollout palace --seed 1
@@ -153,7 +159,8 @@ def print_rollout_tables(result, console=None):
     sub_score = bool(sub) and not np.allclose(frame[f"{sub}_score"], frame[f"{sub}_win"])   # Olenon's round's
     caption = [f"* played by the seat's policy. Win %{' and score' * score}: of the {m['unit']}"
                + (f"; {sub} win %{' and score' * sub_score}: of the {sub} being played" if sub else "") + ".",
-               "vs best: points of win share, paired by world; ± is the larger side of the 95% interval."]
+               "vs best: points of win share from the best as picked on the even worlds, measured on the odd ones "
+               "(paired; so the pick does not bias it); ± is the larger side of the 95% interval."]
     caption += ["worlds: fewer where an action was dropped."] if worlds else []
     caption += [f"Worlds: {m['sampler']}. Rollout seed {m['rollout_seed']}; {settings}."]
     console.print(f"[italic]Each action on the same worlds (95% intervals): {m['stopping']}[/italic]")
@@ -174,11 +181,11 @@ def print_rollout_tables(result, console=None):
         console.print(f"This is {m['forced']}.")
         return
     played = result.table[result.table["played"]].iloc[0]
-    cost = -played["diff"]
+    best = result.table.iloc[0]["action"]
     console.print(f"The policy played {played['action']}: " + (
-        "the best action." if cost == 0 else
-        f"{100 * cost:.1f} points of win share below the best [{100 * -played['diff_ci_high']:.1f}, "
-        f"{100 * -played['diff_ci_low']:.1f}]."))
+        "the best action." if played.get("best", played["diff"] == 0) else
+        f"{_signed(played['diff'])} points of win share against the best, {best} [{_signed(played['diff_ci_low'])}, "
+        f"{_signed(played['diff_ci_high'])}]."))
 
 
 @common.user_errors

@@ -28,7 +28,9 @@ PAIRS_NOTE = ("The win shares of one deal's arrangements are not independent gam
 EQUILIBRIUM_NOTE = ("Equilibrium (Nash averaging over A = (M - M^T) / 2): the mix of policies no policy beats on "
                     "average, and each policy's value against it (0 in the mix, below 0 for a policy the mix beats; "
                     "at 2 seats, its win share against the mix minus 1/2). It does not assume the results are "
-                    "transitive. 95% intervals: bootstrap over deals.")
+                    "transitive. 95% intervals: bootstrap over deals; a value's part against the estimated mix "
+                    "is its delta-method interval over the deals (it holds near the bound, -1/2), the mix's "
+                    "movement bootstrapped.")
 MIXED_NOTE = ("Finishing orders enter as top-1 choices: each policy is chosen from itself and those that finished "
               "strictly below it; tied policies are not compared (without ties: the Plackett-Luce stages). The rating "
               "intervals are robust to the shared deals (a sandwich over deals).")
