@@ -56,6 +56,7 @@ bench: $(VENV)/.installed
 calibrate: $(VENV)/.installed
 	$(BIN)/python benchmarks/calibrate_compare.py
 	$(BIN)/python benchmarks/calibrate_differences.py
+	$(BIN)/python benchmarks/calibrate_differences.py --synthetic
 	$(BIN)/python benchmarks/calibrate_tournament.py
 	$(BIN)/python benchmarks/calibrate_rollout.py
 	$(BIN)/python benchmarks/calibrate_ratings.py
