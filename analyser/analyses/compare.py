@@ -212,8 +212,9 @@ class CompareResult:
         beside = "" if win["identical"] else (f"; independent deals "
                                               f"±{points(win['independent_half_width'], sign=False)}; "
                                         f"variance reduction {num(win['variance_reduction'])}x")
+        aborts = self.aborts()
         lines += [f"  win share {self.verdict()}{beside}",
-                  *([f"  {self.aborts()}"] if self.aborts() else []),
+                  *([f"  {aborts}"] if aborts else []),
                   f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
                   "  .summary .by_arrangement .heterogeneity .deals_frame .meta .save(path) .to_dict()"]
         return "\n".join(lines)
@@ -227,8 +228,8 @@ class CompareResult:
         if m.get("same_policy"):
             head = f"<p><b>{html.escape(SAME)}</b></p>" + head
         head += f"<p>win share {html.escape(self.verdict())}</p>"
-        if self.aborts():
-            head += f"<p>{html.escape(self.aborts())}</p>"
+        if aborts := self.aborts():
+            head += f"<p>{html.escape(aborts)}</p>"
         return head + self.summary.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
 

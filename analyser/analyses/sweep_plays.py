@@ -13,7 +13,7 @@ from analyser.analyses.seatings import is_team_game, neighbour_orders, rotations
 from analyser.errors import UserError
 from analyser.io.jsonable import jsonable
 from analyser.stats.intervals import Z95, differences_ci, exact, mean_ci
-from analyser.stats.paired import WIN_RANGE, abort_bounds, abort_values, bound_cells
+from analyser.stats.paired import WIN_RANGE, abort_bounds, abort_values, aborted_plays, bound_cells
 
 
 def sweep_arrangements(teams, lineup: list[str] | None = None) -> tuple[list[list[int]], str]:
@@ -50,7 +50,7 @@ class Plays:
         def mean(values):
             return exact(np.mean([values(r, p) for r, p in zip(records, positions, strict=True)], axis=0))
 
-        cut = np.array([r["aborted"].astype(bool) for r in records]).reshape(len(records), records[0].size)
+        cut = aborted_plays(records)
         return cls(mean(lambda r, p: r["win"][:, p]), mean(lambda r, p: r["score"][:, p]),
                    mean(lambda r, p: r["rank"][:, p]), mean(lambda r, p: r["draw"]),
                    mean(lambda r, p: r["win"][:, :players].mean(axis=1)), cut.any(axis=0),

@@ -83,7 +83,7 @@ class SweepResult:
         return path
 
     def __repr__(self) -> str:
-        m, b = self.meta, self.best
+        m, b, aborts = self.meta, self.best, self.aborts()
         lines = [f"<SweepResult {m['game']}: {m['swept']} against {others_text(m)}, in every seat "
                  f"({arrangements_text(m)}); {m['players']} players, {len(self.table)} settings x {m['deals']:,} "
                  f"{plural(m['unit'])}, seed {m['seed']}>",
@@ -91,7 +91,7 @@ class SweepResult:
                  f"  best: {best_text(b)}",
                  f"  {family_text(m['family'])}",
                  f"  {recheck_text(self.recheck, m['unit'])}",
-                 *([f"  {self.aborts()}"] if self.aborts() else []),
+                 *([f"  {aborts}"] if aborts else []),
                  "  .table .best .recheck .meta .plot() .save(path) .to_dict()"]
         return "\n".join(lines)
 

@@ -143,8 +143,8 @@ def print_compare_tables(result, console=None):
     if m.get("plays_per_second"):
         run.add_row("plays/s end to end", f"{m['plays_per_second']:,.0f}")
     console.print(whole_numbers(table))
-    if result.aborts():
-        console.print(f"Aborted: {result.aborts()}.")
+    if aborts := result.aborts():
+        console.print(f"Aborted: {aborts}.")
     for tab in (per, run):
         console.print(whole_numbers(tab))
 

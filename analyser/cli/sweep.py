@@ -127,8 +127,8 @@ def print_sweep_table(result, console=None):
         _table(score, names, rows, "score", "score_mean", "score_ci", _num, "vs base", "score_diff", _signed)
         console.print(score)
     console.print(f"best: {best_text(result.best)}")
-    if result.aborts():
-        console.print(f"Aborted: {result.aborts()}.")
+    if aborts := result.aborts():
+        console.print(f"Aborted: {aborts}.")
     console.print(family_text(m["family"]) + ".")
     console.print(recheck_text(result.recheck, m["unit"]))
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.intervals import Z95, difference_ci, difference_p, exact, mean_ci
-from analyser.stats.paired import BOUND_COLUMNS, WIN_RANGE, abort_values, bound_cells, bounds_from_sums
+from analyser.stats.paired import BOUND_COLUMNS, WIN_RANGE, abort_values, aborted_plays, bound_cells, bounds_from_sums
 
 QUANTITIES = ("win", "score")
 
@@ -61,7 +61,7 @@ class EffectTally:
 
     def add(self, recs: list[np.ndarray]) -> EffectTally:
         """One block of deals: ``recs[v]`` the records under value v of exactly these deals."""
-        cut = np.array([r["aborted"].astype(bool) for r in recs]).reshape(len(recs), recs[0].size)
+        cut = aborted_plays(recs)
         win = QUANTITIES.index("win")
         done = np.stack([np.where(c, 0.0, group_values(r, self.groups)[:, win]) for r, c in zip(recs, cut,
                                                                                               strict=True)])

@@ -100,6 +100,17 @@ def play_values(rec: np.ndarray, a_seats, b_seats) -> dict[str, np.ndarray]:
     return out
 
 
+def aborted_plays(plays: list[np.ndarray]) -> np.ndarray:
+    """(arrangements, deals) bool: which play of each deal, in each arrangement, hit the action cap."""
+    return np.array([rec["aborted"].astype(bool) for rec in plays]).reshape(len(plays), plays[0].size)
+
+
+def completed_mean(cut: np.ndarray, values: list[np.ndarray]) -> np.ndarray:
+    """Per deal, the mean over the arrangements of ``values[k]`` with the aborted plays (``cut``) as 0,
+    exact: the ``done`` part that abort_values completes."""
+    return exact(np.mean([np.where(c, 0.0, v) for c, v in zip(cut, values, strict=True)], axis=0))
+
+
 def abort_values(done, a_missing, b_missing, low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """Per deal, the difference A - B with every aborted play counted as lost by A and as won by A.
     ``done``: the difference with the aborted plays' terms left out (as 0); ``a_missing`` / ``b_missing``: the
@@ -189,14 +200,13 @@ class PairedTally:
 
     def add(self, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> PairedTally:
         """One block of deals: ``plays[k]`` holds the records of arrangement k for exactly these deals."""
-        cut = np.array([rec["aborted"].astype(bool) for rec in plays]).reshape(len(plays), deal_index.size)
+        cut = aborted_plays(plays)
         aborted = cut.any(axis=0)
         keep = ~aborted
         per_arr = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
         self.missing.append(cut.sum(axis=0).astype(np.int16))
         for q in QUANTITIES:
-            self.done[q].append(exact(np.mean([np.where(c, 0.0, v[f"{q}_diff"]) for c, v in zip(cut, per_arr,
-                                                                                          strict=True)], axis=0)))
+            self.done[q].append(completed_mean(cut, [v[f"{q}_diff"] for v in per_arr]))
         for rec, a, b in zip(plays, a_seats, b_seats, strict=True):
             scores = rec["score"][keep][:, list(a) + list(b)]
             if scores.size:

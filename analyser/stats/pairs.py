@@ -19,7 +19,15 @@ import numpy as np
 import pandas as pd
 
 from analyser.stats.intervals import Z95, differences_ci, exact, floored_var, mean_ci, widest_stop_half_width
-from analyser.stats.paired import WIN_RANGE, abort_bounds, abort_values, bound_cells, play_values
+from analyser.stats.paired import (
+    WIN_RANGE,
+    abort_bounds,
+    abort_values,
+    aborted_plays,
+    bound_cells,
+    completed_mean,
+    play_values,
+)
 
 SIDES = ("a_win", "b_win", "a_score", "b_score")     # per pair and deal: arrangement means, NaN if dropped
 DONE = ("win_done", "aborted_plays")                 # per pair and deal: x over completed arrangements, aborted ones
@@ -45,11 +53,11 @@ class PairTally:
         self.arr_sq = np.zeros((p, k)) if self.arr_sq is None else np.asarray(self.arr_sq, float)
 
     def add(self, pair: int, deal_index: np.ndarray, plays: list[np.ndarray], a_seats: list, b_seats: list) -> None:
-        cut = np.array([rec["aborted"].astype(bool) for rec in plays]).reshape(len(plays), plays[0].size)
+        cut = aborted_plays(plays)
         aborted = cut.any(axis=0)
         keep = ~aborted
         per = [play_values(rec, a, b) for rec, a, b in zip(plays, a_seats, b_seats, strict=True)]
-        done = exact(np.mean([np.where(c, 0.0, v["win_diff"]) for c, v in zip(cut, per, strict=True)], axis=0))
+        done = completed_mean(cut, [v["win_diff"] for v in per])
         self.done[pair].append(np.column_stack([done, cut.sum(axis=0)]))
         block = exact(np.column_stack([np.mean([v[key] for v in per], axis=0) for key in SIDES]))
         block[aborted] = np.nan
