@@ -5,9 +5,23 @@ class UserError(ValueError):
     """Bad input from a user: the CLI prints ``str(err)`` and exits with code 2."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, a scheduler or a cluster ending a job), raised where Python delivers it
+    and handled as Ctrl-C is: partial files removed, one line, exit code 143 (the CLI's main)."""
+
+
+def stop_word(err: BaseException) -> str:
+    """How a line names the stop: "terminated" after SIGTERM, "interrupted" after Ctrl-C."""
+    return "terminated" if isinstance(err, Terminated) or getattr(err, "terminated", False) else "interrupted"
+
+
 class Interrupted(UserError):
-    """Ctrl-C during a run: what was done, and that no results file was left half written
-    (the CLI prints it and exits with code 130)."""
+    """Ctrl-C (or SIGTERM: ``terminated``) during a run: what was done, and that no results file
+    was left half written (the CLI prints it and exits with code 130, or 143)."""
+
+    def __init__(self, message: str, terminated: bool = False):
+        super().__init__(message)
+        self.terminated = terminated
 
 
 class AbortedUnits(UserWarning):

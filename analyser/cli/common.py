@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from analyser.engine.backend import EXECUTORS
-from analyser.errors import AbortedUnits, Interrupted, UserError
+from analyser.errors import AbortedUnits, Interrupted, UserError, stop_word
 
 DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the CLI starts without numpy)
 
@@ -37,6 +37,7 @@ SUB_UNITS = "{sub_units}"           # the games played in hands or rounds: "hand
 SINGLE_UNITS = "{single_units}"     # those of them that simulate a single hand or round (--unit)
 
 INTERRUPTED_EXIT = 130   # 128 + SIGINT, what shells expect after Ctrl-C
+TERMINATED_EXIT = 143    # 128 + SIGTERM
 
 
 class Format(str, Enum):
@@ -47,24 +48,30 @@ class Format(str, Enum):
 
 def user_errors(fn):
     """Turn a UserError into one line on stderr and exit code 2, never a traceback;
-    Ctrl-C into one line ("interrupted after N games; FILE was left as it was") and 130."""
+    Ctrl-C into one line ("interrupted after N games; FILE was left as it was") and 130,
+    SIGTERM into the same line ("terminated after ...") and 143."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             with aborted_warning():
                 return fn(*args, **kwargs)
-        except KeyboardInterrupt:  # before or between the runner's chunks (loading, writing)
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(INTERRUPTED_EXIT) from None
+        except KeyboardInterrupt as err:  # before or between the runner's chunks (loading, writing)
+            typer.echo(stop_word(err), err=True)
+            raise typer.Exit(stop_code(err)) from None
         except UserError as err:
-            if isinstance(err, Interrupted):   # Ctrl-C during a run
+            if isinstance(err, Interrupted):   # Ctrl-C or SIGTERM during a run
                 typer.echo(one_line(err), err=True)
-                raise typer.Exit(INTERRUPTED_EXIT) from None
+                raise typer.Exit(stop_code(err)) from None
             typer.echo(f"error: {one_line(err)}", err=True)
             raise typer.Exit(2) from None
 
     return wrapper
+
+
+def stop_code(err: BaseException) -> int:
+    """The exit code after Ctrl-C (130) or SIGTERM (143)."""
+    return TERMINATED_EXIT if stop_word(err) == "terminated" else INTERRUPTED_EXIT
 
 
 @contextlib.contextmanager

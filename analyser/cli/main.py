@@ -2,6 +2,7 @@
 so ``analyser --help``, ``--version`` and shell completion answer at once."""
 from __future__ import annotations
 
+import signal
 import sys
 from typing import Annotated
 
@@ -9,6 +10,7 @@ import typer
 
 from analyser.cli import compare, info, merge, plot, replay, report, rollout, simulate, sweep, tournament, trace, vary
 from analyser.cli.common import INTERRUPTED_EXIT, Command, Group
+from analyser.errors import Terminated
 
 app = typer.Typer(
     name="analyser",
@@ -62,10 +64,16 @@ def _root(
     pass
 
 
+def _terminate(signum, frame):
+    """SIGTERM raised where Python delivers it, so every cleanup of Ctrl-C runs (partial files removed)."""
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors come out as one line and exit code 2, like every bad input;
     Ctrl-C outside a run exits with 130. Shell completion (_ANALYSER_COMPLETE) is answered
-    by the command itself, before any of this."""
+    by the command itself, before any of this. SIGTERM is handled as Ctrl-C is (exit 143)."""
+    signal.signal(signal.SIGTERM, _terminate)
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="analyser", standalone_mode=False)

@@ -1,5 +1,5 @@
 """Ctrl-C during `simulate --out FILE`: one line, exit code 130, the old FILE byte for byte,
-no partial file left. A real process gets a real SIGINT."""
+no partial file left; SIGTERM the same with "terminated" and 143. A real process gets a real signal."""
 import os
 import re
 import signal
@@ -42,8 +42,12 @@ def partials(folder):
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
 
 
-@pytest.mark.parametrize("count", [100_000_000, 10**18])
-def test_ctrl_c_keeps_the_old_file(old_file, count):
+@pytest.mark.parametrize("count, sent, code, word", [
+    (100_000_000, signal.SIGINT, 130, "interrupted"),
+    (10**18, signal.SIGINT, 130, "interrupted"),
+    (100_000_000, signal.SIGTERM, 143, "terminated"),
+])
+def test_a_signal_keeps_the_old_file(old_file, count, sent, code, word):
     before = old_file.read_bytes()
     assert partials(old_file.parent) == []
     # small chunks: the first one written (and the one in play at the signal) takes a moment, not seconds
@@ -63,15 +67,15 @@ def test_ctrl_c_keeps_the_old_file(old_file, count):
             assert child.poll() is None, child.communicate()
             assert time.monotonic() < deadline, "the run never wrote a chunk"
             time.sleep(0.1)
-        child.send_signal(signal.SIGINT)
+        child.send_signal(sent)
         out, err = child.communicate(timeout=120)
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 130, err
+    assert child.returncode == code, err
     assert "Traceback" not in err and err.strip().count("\n") == 0, err
-    assert re.fullmatch(rf"interrupted after [\d,]+ games; {re.escape(str(old_file))} was left as it was",
+    assert re.fullmatch(rf"{word} after [\d,]+ games; {re.escape(str(old_file))} was left as it was",
                         err.strip()), err
     assert int(re.search(r"after ([\d,]+)", err).group(1).replace(",", "")) > 0
     assert old_file.read_bytes() == before
