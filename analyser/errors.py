@@ -10,9 +10,14 @@ class Terminated(KeyboardInterrupt):
     and handled as Ctrl-C is: partial files removed, one line, exit code 143 (the CLI's main)."""
 
 
-def stop_word(err: BaseException) -> str:
+def was_terminated(err: BaseException | None) -> bool:
+    """Whether a stop (Terminated, or an Interrupted that rewraps one) came from SIGTERM."""
+    return isinstance(err, Terminated) or getattr(err, "terminated", False)
+
+
+def stop_word(err: BaseException | None) -> str:
     """How a line names the stop: "terminated" after SIGTERM, "interrupted" after Ctrl-C."""
-    return "terminated" if isinstance(err, Terminated) or getattr(err, "terminated", False) else "interrupted"
+    return "terminated" if was_terminated(err) else "interrupted"
 
 
 class Interrupted(UserError):

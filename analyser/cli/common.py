@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from analyser.engine.backend import EXECUTORS
-from analyser.errors import AbortedUnits, Interrupted, UserError, stop_word
+from analyser.errors import AbortedUnits, Interrupted, UserError, stop_word, was_terminated
 
 DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the CLI starts without numpy)
 
@@ -69,9 +69,9 @@ def user_errors(fn):
     return wrapper
 
 
-def stop_code(err: BaseException) -> int:
+def stop_code(err: BaseException | None) -> int:
     """The exit code after Ctrl-C (130) or SIGTERM (143)."""
-    return TERMINATED_EXIT if stop_word(err) == "terminated" else INTERRUPTED_EXIT
+    return TERMINATED_EXIT if was_terminated(err) else INTERRUPTED_EXIT
 
 
 @contextlib.contextmanager

@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 
 from analyser.cli import compare, info, merge, plot, replay, report, rollout, simulate, sweep, tournament, trace, vary
-from analyser.cli.common import INTERRUPTED_EXIT, Command, Group
-from analyser.errors import Terminated
+from analyser.cli.common import Command, Group, stop_code
+from analyser.errors import Terminated, stop_word
 
 app = typer.Typer(
     name="analyser",
@@ -86,9 +86,9 @@ def main(argv: list[str] | None = None) -> None:
         if hasattr(err, "format_message"):
             print(f"error: {err.format_message()}".replace("\n", " "), file=sys.stderr)
             sys.exit(2)
-        if type(err).__name__ == "Abort":
-            print("interrupted", file=sys.stderr)
-            sys.exit(INTERRUPTED_EXIT)
+        if type(err).__name__ == "Abort":   # click's, raised from the Ctrl-C or SIGTERM outside a command
+            print(stop_word(err.__cause__), file=sys.stderr)
+            sys.exit(stop_code(err.__cause__))
         raise
     sys.exit(code if isinstance(code, int) else 0)
 

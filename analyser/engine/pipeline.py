@@ -37,7 +37,7 @@ import numpy as np
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.progress import in_notebook, preparing, progress_bar
 from analyser.engine.stopping import FIXED, StopRule, check_chunk_size
-from analyser.errors import ABORT_LIMIT, AbortedUnits, Interrupted, Terminated, UserError, stop_word
+from analyser.errors import ABORT_LIMIT, AbortedUnits, Interrupted, UserError, stop_word, was_terminated
 from analyser.io.numbers import plural
 
 
@@ -257,7 +257,7 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
                       else f"{units_played:,} {plural(unit)}" + (f" per {plan.per}" if plan.per else ""))
             kept = executor.note() if executor is not None else ""
             raise Interrupted(f"{stop_word(err)} after {done}{sink.note()}{kept}",
-                              terminated=isinstance(err, Terminated)) from None
+                              terminated=was_terminated(err)) from None
         raise
     finally:
         if own and executor is not None:

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from analyser.errors import Terminated
+
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="sends SIGINT to a child process")
 
 
@@ -96,3 +98,21 @@ def test_ctrl_c_while_loading_is_one_line_and_130(monkeypatch):
     monkeypatch.setattr(analyser.analyses.simulate, "simulate", interrupted)
     r = CliRunner().invoke(app, ["simulate", "palace", "-n", "10", "--no-progress"])
     assert r.exit_code == 130 and r.stderr.strip() == "interrupted"
+
+
+@pytest.mark.parametrize("stop, code, word", [(KeyboardInterrupt, 130, "interrupted"),
+                                              (Terminated, 143, "terminated")])
+def test_a_stop_outside_any_command_keeps_its_word_and_code(monkeypatch, capsys, stop, code, word):
+    """Ctrl-C or SIGTERM before a command runs (click turns either into its Abort): the same line and code."""
+    import click
+
+    import analyser.cli.main as main
+
+    def stopped():
+        raise stop
+
+    monkeypatch.setattr(main.signal, "signal", lambda *args: None)   # keep this process's own SIGTERM handling
+    monkeypatch.setattr(main.typer.main, "get_command", lambda app: click.Command("x", callback=stopped))
+    with pytest.raises(SystemExit) as exit_:
+        main.main([])
+    assert exit_.value.code == code and capsys.readouterr().err.strip() == word

@@ -45,7 +45,7 @@ from analyser.analyses.report.titles import TITLES
 from analyser.analyses.report.verdicts import VERDICTS
 from analyser.analyses.report.writer import check_out
 from analyser.engine.config import whole_number
-from analyser.errors import Interrupted, UserError, choices, stop_word
+from analyser.errors import Interrupted, UserError, choices, stop_word, was_terminated
 from analyser.stats.effects import outcome_groups
 from analyser.stats.multiple import FDR, bh_adjust
 
@@ -136,7 +136,7 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
             "; no report was written" if out is not None else ""
         done = f" ({err})" if isinstance(err, Interrupted) and " after 0 " not in str(err) else ""
         raise Interrupted(f"report {stop_word(err)} in the {current}{done}{kept}",
-                          terminated=stop_word(err) == "terminated") from None
+                          terminated=was_terminated(err)) from None
     return result
 
 
