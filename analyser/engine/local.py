@@ -11,6 +11,7 @@ import numpy as np
 from analyser.engine.config import RunConfig
 from analyser.errors import UserError
 from analyser.games.common import quiet_first_class
+from analyser.kernels.search_row import ROW
 
 
 class ChunkRunner:
@@ -32,12 +33,12 @@ class ChunkRunner:
         seats = config.game.max_seats
         fns = tuple(seat.spec.function for seat in config.seats)
         self.fns = fns + (fns[0],) * (seats - len(fns))
-        self.params = np.zeros((seats, config.seats[0].row().size))
+        self.settings = config.game.settings_row(config.settings)
+        self.params = np.zeros((seats, ROW))
         for s, seat in enumerate(config.seats):
-            self.params[s] = seat.row()
+            self.params[s] = seat.engine_row(config.game, self.settings)
         self.streams = np.zeros(seats, np.int64)
         self.streams[: config.players] = config.streams
-        self.settings = config.game.settings_row(config.settings)
 
     def run(self, start: int, count: int, buffer: np.ndarray | None = None) -> np.ndarray:
         """Records of units start .. start + count - 1: a new array, or the first ``count``

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyser.errors import UserError, choices
+from analyser.kernels.search_row import ROW
 
 MAX_PARAMS = 8
 
@@ -25,6 +26,24 @@ class ParamSpec:
     low: float | None = None
     high: float | None = None
     integer: bool = False
+    options: tuple[str, ...] = ()   # a parameter named by users: its value is the option's index
+
+    def parse(self, value, policy: str) -> float:
+        """A value as a user wrote it: a number, or for a parameter with options, one of their names."""
+        if self.options:
+            if isinstance(value, str) and value.strip() in self.options:
+                return float(self.options.index(value.strip()))
+            if not isinstance(value, str) and float(value) in range(len(self.options)):
+                return float(value)
+            raise UserError(f"parameter {policy}:{self.name} is one of {choices(self.options)}, not '{value}'")
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise UserError(f"parameter {policy}:{self.name} must be a number, not '{value}'") from None
+        return self.check(number, policy)
+
+    def show(self, value: float) -> str:
+        return self.options[int(value)] if self.options else _fmt(value)
 
     def check(self, value: float, policy: str) -> float:
         if self.integer and value != int(value):
@@ -43,6 +62,10 @@ class PolicySpec:
     fn: object                  # an @njit function, or "module:attribute" naming one (loaded on first use)
     description: str = ""
     params: tuple[ParamSpec, ...] = ()
+    # (seat policy, game, settings row) -> what the engine appends to its params row after the
+    # named values (analyser.games.search_specs: a search player's rollout row and the rules)
+    context: object = None
+    search: bool = False        # a compiled search player (its rollouts play a heuristic of the game)
 
     def __post_init__(self):
         if len(self.params) > MAX_PARAMS:
@@ -68,11 +91,7 @@ class PolicySpec:
             if key not in known:
                 raise UserError(f"unknown parameter '{key}' for policy '{self.name}'; "
                                 f"valid: {choices(known) or '(none)'}")
-            try:
-                number = float(value)
-            except (TypeError, ValueError):
-                raise UserError(f"parameter {self.name}:{key} must be a number, not '{value}'") from None
-            chosen[key] = known[key].check(number, self.name)
+            chosen[key] = known[key].parse(value, self.name)
         return SeatPolicy(self, chosen)
 
 
@@ -87,7 +106,8 @@ class SeatPolicy:
 
     def label(self) -> str:
         """``name`` or ``name:p=v,...`` listing only values that differ from the defaults."""
-        changed = [f"{k}={_fmt(v)}" for k, v in self.values.items() if v != self.spec.defaults()[k]]
+        shown = {p.name: p for p in self.spec.params}
+        changed = [f"{k}={shown[k].show(v)}" for k, v in self.values.items() if v != self.spec.defaults()[k]]
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def row(self) -> np.ndarray:
@@ -98,6 +118,15 @@ class SeatPolicy:
 
     def to_dict(self) -> dict:
         return {"policy": self.name, "params": dict(self.values)}
+
+    def engine_row(self, game, settings: np.ndarray) -> np.ndarray:
+        """The row the engine hands this seat's policy (analyser.kernels.search_row): the named values,
+        then, for a search player, what its rollouts need (its spec's ``context``)."""
+        out = np.zeros(ROW)
+        out[:MAX_PARAMS] = self.row()
+        if self.spec.context is not None:
+            out[MAX_PARAMS:] = self.spec.context(self, game, settings)
+        return out
 
 
 def same_policy(a: SeatPolicy, b: SeatPolicy) -> bool:

@@ -210,6 +210,12 @@ class GameSpec:
     def policy_map(self) -> dict[str, PolicySpec]:
         return {p.name: p for p in self.policies}
 
+    @property
+    def heuristics(self) -> tuple[PolicySpec, ...]:
+        """The built-in policies but the search players: what a report's tournament and the kit's
+        line-ups seat (a search player plays thousands of worlds a decision)."""
+        return tuple(p for p in self.policies if not p.search)
+
     def team_of(self, players: int) -> tuple[int, ...]:
         return tuple(self.teams(players)) if self.teams else tuple(range(players))
 

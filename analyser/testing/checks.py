@@ -35,8 +35,8 @@ class SkipCheck(Exception):  # noqa: N818  (a skip, not an error)
 
 
 def mix(game: GameSpec, players: int, shift: int = 0) -> list[str]:
-    """Every built-in policy, in turn around the table."""
-    names = [p.name for p in game.policies]
+    """Every built-in heuristic (no search player: they are checked on their own), in turn around the table."""
+    names = [p.name for p in game.heuristics]
     return [names[(s + shift) % len(names)] for s in range(players)]
 
 
@@ -308,7 +308,7 @@ def check_outcomes(game: GameSpec, players: int, rules: dict | None, n: int, see
 # -- hidden information -------------------------------------------------------------------------------------
 
 def check_hidden_information(game: GameSpec, kit, policies, players: int, rules: dict, units: int = 3,
-                             seed: int = 11, min_changed: float = 0.5) -> tuple[int, int]:
+                             seed: int = 11, min_changed: float = 0.5, lineup=None) -> tuple[int, int]:
     """At every real choice of random-and-built-in play, re-deal what the deciding
     seat cannot see (Position.redeal) and ask each of ``policies`` (names, specs,
     SeatPolicies or functions) again: the decision must not change.
@@ -321,10 +321,11 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
     peek, and a leak into the arguments fails here even if no built-in policy
     reads it. A game that hands policies the whole table relies on the decisions.
     The seat's policy memory must survive the re-deal (it is the policy's own).
+    ``lineup``: who plays the units (default: the built-in heuristics in turn, ``mix``).
     Returns (decisions checked, re-deals that changed something)."""
     rng = np.random.default_rng(seed)
     asked = [as_seat_policy(p, game.policy_map) for p in policies]
-    runner = entry(game, players, mix(game, players), rules)
+    runner = entry(game, players, lineup or mix(game, players), rules)
     checked = changed = 0
     for unit in range(units):
         for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
@@ -352,7 +353,7 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
             if mine is not None:
                 assert np.array_equal(mine, other.memory(seat)), "a re-deal lost the policy's memory"
             for p in asked:
-                row = p.row()
+                row = p.engine_row(game, runner.settings)
                 a = p.spec.function(*fresh(args), row)
                 b = p.spec.function(*fresh(again[1]), row)
                 assert a == b, (f"{p.label()} chose {a}, then {b} when what seat {seat} cannot see was re-dealt "

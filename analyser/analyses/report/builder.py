@@ -318,7 +318,7 @@ def _policies(report: BalanceReport, ctx: dict) -> None:
 
     config = ctx["config"]
     spec = config.game
-    entrants = [spec.default_policy] + [p.name for p in spec.policies if p.name != spec.default_policy]
+    entrants = [spec.default_policy] + [p.name for p in spec.heuristics if p.name != spec.default_policy]
     names = list(entrants)
     for seat in config.seats:            # the line-up's own policies join the built-in ones
         if seat.label() not in names:

@@ -2,6 +2,7 @@
 they do. The functions themselves (policies.py) load only when a run needs
 them, so listing policies never imports numba."""
 from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.search_specs import search_policies
 
 _FNS = "analyser.games.palace.policies:"
 # pickup's max_voluntary: 20 ends the loops of four pickup seats (at 4 players,
@@ -39,3 +40,4 @@ POLICIES = (
                           f"then play like saver; {VOLUNTARY_NO_LIMIT}: no limit", low=0, high=VOLUNTARY_NO_LIMIT,
                           integer=True))),
 )
+POLICIES += search_policies("analyser.games.palace", POLICIES, "saver")

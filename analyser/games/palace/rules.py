@@ -29,6 +29,7 @@ from analyser.games.palace.constants import (
 from analyser.games.palace.cycles import watch_nb
 from analyser.games.palace.dispatch import decide_nb
 from analyser.games.palace.state import PLAY_WORDS, legal_words_nb
+from analyser.kernels.bits import BIT
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.records import illegal_action_nb, reset_nb
@@ -137,6 +138,7 @@ def apply_swap_nb(pb, pv, seat, action):
     up = pb["face_up"][seat, j]
     remove_from_hand_nb(pb, pv, seat, card)
     add_to_hand_nb(pb, pv, seat, up)
+    pb["known"][seat] = (pb["known"][seat] & ~BIT[card]) | BIT[up]    # every seat saw the exchange
     pb["face_up"][seat, j] = card
 
 
@@ -400,10 +402,11 @@ def draw_nb(pb, pv, hd, seat, log):
 
 @inline_kernel
 def pickup_pile_nb(pb, pv, hd, seat, head, log):
-    """Move the whole pile into the seat's hand."""
+    """Move the whole pile into the seat's hand (where every seat knows those cards to be)."""
     for i in range(pb["pile_len"]):
         card = pb["pile"][i]
         add_to_hand_nb(pb, pv, seat, card)
+        pb["known"][seat] |= BIT[card]
         log_value_nb(log, head, card)
     hd["picked_up"][seat] += pb["pile_len"]
     hd["pickups"][seat] += 1
@@ -472,6 +475,7 @@ def play_from_hand_nb(pb, pv, seat, r, k, head, log):
         uc = np.uint64(card)
         take = np.int64(pv["has"][uc]) & (k > 0)
         pv["has"][uc] &= ~take
+        pb["known"][seat] &= ~(np.uint64(take) << uc)
         pb["pile"][np.uint64(min(n, N_CARDS - 1))] = card        # min: never past the pile's end
         n += take
         k -= take
@@ -525,6 +529,7 @@ def apply_face_down_nb(pb, pv, hd, seat, slot, log):
         head = log_event_nb(log, EVENT.PICKUP, 0, seat, 2, 0)  # a = 2: a failed face-down card
         log_value_nb(log, head, card)
         add_to_hand_nb(pb, pv, seat, card)
+        pb["known"][seat] |= BIT[card]                  # turned over: every seat saw it
         hd["picked_up"][seat] += 1
         pickup_pile_nb(pb, pv, hd, seat, head, log)
         pb["seat"] = next_seat_nb(pb, seat)

@@ -39,6 +39,8 @@ PUBLIC_DTYPE = np.dtype([
     ("place", np.int8, (P,)),           # finishing place, 0 while playing
     ("n_out", np.int8),
     ("gone", np.int8, (N_RANKS,)),      # burned cards by rank
+    ("known", np.uint64, (P,)),         # card ids every seat saw go into seat s's hand (a pickup, a swap),
+                                        # as a mask (analyser.kernels.bits), until they leave it
 ], align=True)
 
 PLAY_WORDS = 7      # legal[:56] as uint64 words: PLAY(rank, 1..4) of two ranks a word

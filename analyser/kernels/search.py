@@ -1,0 +1,141 @@
+"""The compiled search players (PIMC), written once here and bound to each game's hooks.
+
+A search policy is a policy of the game's ``POLICY_SIG`` called through its pointer, as a user's
+policy is: the engine hands it the public record and the seat's own private record only, so it
+reads nothing else (honesty is structural, and the kit's hidden-information check tests it). At a
+decision with two or more legal actions it draws worlds from what the seat knows (the game's
+``world_nb``, analyser.games.<game>.search), plays every legal action out in each world with the
+rollout policy (a built-in of the game, called directly by its kind) on common random numbers (the
+same world and streams for every action), and plays the action with the best mean value: the
+seat's win share of the unit, or of the part (hand, round) the decision is in (``HORIZON``).
+
+What a policy does not otherwise see but a rollout needs, its params row carries after the
+search's own parameters (analyser.games.search_specs writes it): the rollout policy's parameter
+row and the run's rule settings. Its random stream is the seat's own policy stream
+(``pv["rng"]``, of (seed, unit, seat), advanced by each decision), never the deal's; a world's
+deal stream and every seat's stream in it are drawn from that one.
+
+A forced move (one legal action) is played without a search and without a draw from the stream.
+The deciding seat plays its candidate in a world through ``forced_policy`` (the rollouts'
+pointer policy that returns its first parameter), for the first step only, as the Python
+rollouts do (analyser.kernels.loops._play_worlds); the policies tuple the rules receive holds
+only that pointer, and every other step is a built-in called by kind, so the search never calls
+itself.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import njit
+from numba.core.errors import NumbaWarning
+
+from analyser.kernels.loops import bind
+from analyser.kernels.records import reset_nb
+from analyser.kernels.rng import keyed_seed_nb, next_u64_nb
+from analyser.kernels.search_row import HORIZON, ROLLOUT, ROLLOUT_AT, ROW, SETTINGS_AT, WORLDS
+
+POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forced first step
+
+# The names a template reads from its game, given by bind().
+actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
+new_state_nb = None
+FORCED = RECORD_DTYPE = None
+PLAYERS = N_SETTINGS = MAX_CHOICES = 0
+
+
+def _pimc_body(policies, pb, pv, legal, row):
+    """The PIMC decision (the module docstring); ``policies``: PLAYERS times the game's forced_policy."""
+    actions = np.empty(MAX_CHOICES, np.int64)
+    n = actions_nb(pb, pv, legal, actions)
+    kind = np.int64(row[ROLLOUT]) + 1         # the option's index in the game's BUILT_IN, as a kind
+    if n == 1:
+        return actions[0]
+    if n == 0 or not searching_nb(pb):
+        return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+    seat = pb["seat"]
+    worlds = np.int64(row[WORLDS])
+    horizon = np.int64(row[HORIZON])
+    settings = np.empty(N_SETTINGS, np.int64)
+    for i in range(N_SETTINGS):
+        settings[i] = np.int64(row[SETTINGS_AT + i])
+    params = np.zeros((PLAYERS, ROW))
+    for s in range(PLAYERS):
+        params[s, :SETTINGS_AT - ROLLOUT_AT] = row[ROLLOUT_AT:SETTINGS_AT]
+    forced_params = params.copy()
+    kinds = np.full(PLAYERS, kind, np.int64)
+    first = kinds.copy()
+    first[seat] = POINTER
+    streams = np.zeros(PLAYERS, np.int64)
+    pub, priv, hid, legal_w = new_state_nb()
+    wpub, wpriv, whid = pub.copy(), priv.copy(), hid.copy()
+    pub_b, priv_b, hid_b = pub.view(np.uint8), priv.view(np.uint8), hid.view(np.uint8)
+    wpub_b, wpriv_b, whid_b = wpub.view(np.uint8), wpriv.view(np.uint8), whid.view(np.uint8)
+    log = np.zeros(0, np.int32)
+    rec = np.zeros(1, RECORD_DTYPE)
+    current = np.zeros((2, PLAYERS))
+    total = np.zeros(n)
+    rng = pv["rng"]
+    for w in range(worlds):
+        reset_nb(pub, priv, hid)
+        if not world_nb(pb, pv, rng, pub, priv, hid):
+            return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+        key = next_u64_nb(rng)
+        wseed = np.int64(key >> np.uint64(1))
+        part = part_nb(pub)
+        for a in range(n):
+            wpub_b[:] = pub_b
+            wpriv_b[:] = priv_b
+            whid_b[:] = hid_b
+            for s in range(PLAYERS):
+                wpriv[s]["rng"][0] = keyed_seed_nb(key, s)
+            forced_params[seat, 0] = actions[a]
+            over = step_nb(wseed, w, settings, streams, policies, first, forced_params, wpub, wpriv, whid, legal_w,
+                           log)
+            while not over and (horizon == 0 or part_nb(wpub) == part):
+                over = step_nb(wseed, w, settings, streams, policies, kinds, params, wpub, wpriv, whid, legal_w, log)
+            if horizon == 0:
+                record_nb(rec[0], w, wpub, whid)
+                total[a] += rec[0]["win"][seat]
+            else:
+                current_nb(pub, hid, wpub, whid, current)
+                total[a] += current[0, seat]
+    best = 0
+    for a in range(1, n):
+        if total[a] > total[best]:
+            best = a
+    return actions[best]
+
+
+# The policy itself: the body called with PLAYERS times the game's forced_policy, a tuple written
+# out (numba builds a tuple of functions only from a literal, and caches it only then), one per
+# seat count a game can have at most.
+def _pimc2(pb, pv, legal, row):
+    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
+    return pimc_body_nb((FORCED, FORCED), pb, pv, legal, row)
+
+
+def _pimc4(pb, pv, legal, row):
+    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
+    return pimc_body_nb((FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
+
+
+def _pimc6(pb, pv, legal, row):
+    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
+    return pimc_body_nb((FORCED, FORCED, FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
+
+
+_PIMC = {2: _pimc2, 4: _pimc4, 6: _pimc6}
+pimc_body_nb = None
+
+
+def pimc_policy(owner: str, body_signature, policy_signature, **hooks):
+    """A game's ``pimc_policy``, compiled now: ``hooks`` are its search module's and rules' functions
+    and constants (actions_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb, current_nb,
+    part_nb, new_state_nb, FORCED (the game's forced_policy), RECORD_DTYPE, PLAYERS, N_SETTINGS,
+    MAX_CHOICES)."""
+    body = njit(body_signature, cache=True)(bind(_pimc_body, owner, **hooks))
+    template = _PIMC[hooks["PLAYERS"]]
+    with warnings.catch_warnings():     # the tuple's function constants keep this small wrapper out of the
+        warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)    # disk cache
+        return njit(policy_signature, cache=True)(bind(template, owner, pimc_body_nb=body, FORCED=hooks["FORCED"]))
