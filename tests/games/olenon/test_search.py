@@ -221,6 +221,8 @@ def test_a_world_is_a_legal_position_that_plays_to_its_end(histories):
                 assert fields(w.pub) == fields(position.pub)
                 assert fields(w.priv[seat: seat + 1]) == fields(position.priv[seat: seat + 1])
                 assert (w.pub[0]["known"] <= w.priv["hand"]).all()
+                if not position.pub[0]["round_starter"]:       # rotate: the first starter follows from the round's
+                    assert w.hid[0]["first"] == position.hid[0]["first"]
                 assert play_out(w) > 1
 
 
