@@ -87,6 +87,7 @@ def start_round_nb(seed, unit, streams, pub, priv, hid, starter, log):
         pv = priv[s]
         for v in range(N_VALUES):
             pv["hand"][v] = 0
+            pb["known"][s, v] = 0       # a new deal: nothing is known of any hand
         for i in range(HAND):
             pv["hand"][deck[SET_ASIDE + s * HAND + i]] += 1
         pv["rng"][0] = keyed_seed_nb(key, r * STREAMS_PER_HAND + POLICY_SLOT + streams[s])
@@ -166,6 +167,7 @@ def put_nb(pb, pv, hd, seat, value, count, log):
     pb["owner"] = seat
     pv["hand"][value] -= count
     pb["hand_len"][seat] -= count
+    pb["known"][seat, value] = max(pb["known"][seat, value] - count, 0)    # the known cards go first
     hd["cards_played"][seat] += count
     if pb["talk"] == 1:
         pb["open"][seat, value] -= count
@@ -200,6 +202,7 @@ def end_trick_nb(pb, priv, reason, log):
         if c >= 0:
             priv[s]["hand"][c] += 1
             pb["hand_len"][s] += 1
+            pb["known"][s, c] += 1      # every player saw it go into that hand
             if pb["talk"] == 1:
                 pb["open"][s, c] += 1
     if pb["table_len"] > 0:

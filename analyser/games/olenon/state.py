@@ -4,6 +4,8 @@ The state is split by who may see it, so that honesty is structural:
 - ``PUBLIC_DTYPE``: what every player sees: the table and its owner, who has
   passed and the card each passer took, hand sizes, the discards, the round
   score; with ``talk=open`` also every hand (``open``; zeros with ``talk=none``);
+  and the cards every player saw go into each hand (``known``: a passer's card
+  back in its hand at the trick's end), which a search policy's worlds keep;
 - ``PRIVATE_DTYPE``: one record per seat: its hand (seven counts), its
   policy's random stream and memory;
 - ``HIDDEN_DTYPE``: the set-aside cards, the deal's stream and the match's
@@ -37,6 +39,10 @@ PUBLIC_DTYPE = np.dtype([
     ("discarded", np.int8, (N_VALUES,)),   # cards of each value discarded this round (face up)
     ("team_rounds", np.int8, (TEAMS,)),    # rounds won so far in the match
     ("open", np.int8, (P, N_VALUES)),      # talk=open: every hand's counts
+    # the cards of each value known to be in each hand: taken by passing and back in it at the trick's
+    # end, less the cards of that value it put down since (which alike card went is not told: the known
+    # ones first); zero at each deal. What analyser.games.worlds.Knowledge follows, kept by the rules.
+    ("known", np.int8, (P, N_VALUES)),
 ], align=True)
 
 MEMORY = 8          # slots of a policy's scratch memory (zero at the start of the match)
