@@ -70,6 +70,7 @@ def policies(game: Annotated[str, typer.Argument(metavar=common.GAME, help="Game
         rows = p.params or (None,)
         for i, param in enumerate(rows):
             table.add_row(p.name if i == 0 else "", p.description if i == 0 else "",
-                          param.name if param else "-", f"{param.default:g}" if param else "",
-                          param.description if param else "")
+                          param.name if param else "-", param.show(param.default) if param else "",
+                          (param.description + (f" (one of {', '.join(param.options)})" if param.options else ""))
+                          if param else "")
     Console().print(table)

@@ -129,11 +129,12 @@ _PIMC = {2: _pimc2, 4: _pimc4, 6: _pimc6}
 pimc_body_nb = None
 
 
-def pimc_policy(owner: str, body_signature, policy_signature, **hooks):
-    """A game's ``pimc_policy``, compiled now: ``hooks`` are its search module's and rules' functions
-    and constants (actions_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb, current_nb,
-    part_nb, new_state_nb, FORCED (the game's forced_policy), RECORD_DTYPE, PLAYERS, N_SETTINGS,
-    MAX_CHOICES)."""
+def pimc_policy(owner: str, policy_signature, policies_t, **hooks):
+    """A game's ``pimc_policy`` of its ``policy_signature`` (its POLICY_SIG; ``policies_t``: its
+    POLICIES_T), compiled now: ``hooks`` are its search module's and rules' functions and constants
+    (actions_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb, current_nb, part_nb,
+    new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS, N_SETTINGS, MAX_CHOICES)."""
+    body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
     body = njit(body_signature, cache=True)(bind(_pimc_body, owner, **hooks))
     template = _PIMC[hooks["PLAYERS"]]
     with warnings.catch_warnings():     # the tuple's function constants keep this small wrapper out of the

@@ -9,6 +9,7 @@ keep_high (+3 points against leading like shed). partner's passing lost too
 (soon=2: 44%; soon=1: 48%; with talk=open 48%): a pass takes a card back into
 the passer's hand. Its default, soon=1, passes only for a partner about to go out."""
 from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.search_specs import search_policies
 
 _FNS = "analyser.games.olenon.policies:"
 
@@ -35,3 +36,4 @@ POLICIES = (
                           "talk=open it reads the partner's hand instead: one value, at most 4 cards",
                           low=0, high=32, integer=True),)),
 )
+POLICIES += search_policies("analyser.games.olenon", POLICIES, "shed", part="round")

@@ -19,11 +19,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyser.games.olenon import SETTINGS
 from analyser.games.olenon.constants import ACTION, COPIES, N_VALUES, PLAYERS, SET_ASIDE
-from analyser.games.olenon.state import new_state_nb
+from analyser.games.olenon.dispatch import decide_nb
+from analyser.games.olenon.engine import RECORD_DTYPE, record_nb
+from analyser.games.olenon.playouts import current_nb, forced_policy, part_nb
+from analyser.games.olenon.rules import step_nb
+from analyser.games.olenon.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
+from analyser.kernels.search import pimc_policy
 
 # The puts of one decision: on an empty table at most 4 counts of each of 7 values; on a table
 # with cards at most 3 additions, 6 replaces and the pass.
@@ -110,3 +116,23 @@ def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
             hids[found] = hid[0]
             found += 1
     return found
+
+
+@inline_kernel
+def searching_nb(pb):
+    """Every decision of Olenon is searched."""
+    return True
+
+
+@inline_kernel
+def fallback_nb(kind, policies, pb, pv, legal, row):
+    """The rollout policy's action (no world found: a hand-built position)."""
+    return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
+
+
+pimc_policy = pimc_policy(
+    __file__, POLICY_SIG, POLICIES_T,
+    actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
+    step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTINGS),
+    MAX_CHOICES=MAX_CHOICES)

@@ -25,7 +25,7 @@ from analyser.games.palace.dispatch import decide_nb
 from analyser.games.palace.engine import RECORD_DTYPE, record_nb
 from analyser.games.palace.playouts import forced_policy
 from analyser.games.palace.rules import add_to_hand_nb, step_nb
-from analyser.games.palace.state import POLICIES_T, POLICY_SIG, PRIVATE_T, PUBLIC_T, new_state_nb
+from analyser.games.palace.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.bits import BIT, NONE, count_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
@@ -158,15 +158,9 @@ def sample_worlds_nb(pb, pv, seed, pubs, privs, hids):
     return found
 
 
-def _body_signature():
-    from numba import types
-
-    return types.int64(POLICIES_T, PUBLIC_T, PRIVATE_T, types.boolean[::1], types.float64[::1])
-
-
 pimc_policy = pimc_policy(
-    __file__, _body_signature(), POLICY_SIG,
+    __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
-    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS,
-    N_SETTINGS=N_SETTINGS, MAX_CHOICES=MAX_CHOICES)
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=N_SETTINGS,
+    MAX_CHOICES=MAX_CHOICES)
