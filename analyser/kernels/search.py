@@ -16,6 +16,8 @@ row and the run's rule settings. Its random stream is the seat's own policy stre
 deal stream and every seat's stream in it are drawn from that one.
 
 A forced move (one legal action) is played without a search and without a draw from the stream.
+The search counts what it did in its own policy memory (search_row: decisions searched, worlds,
+rollout steps), for benchmarks and for tests that a forced move costs nothing.
 The deciding seat plays its candidate in a world through ``forced_policy`` (the rollouts'
 pointer policy that returns its first parameter), for the first step only, as the Python
 rollouts do (analyser.kernels.loops._play_worlds); the policies tuple the rules receive holds
@@ -30,16 +32,27 @@ import numpy as np
 from numba import njit
 from numba.core.errors import NumbaWarning
 
+from analyser.kernels.jit import inline_kernel
 from analyser.kernels.loops import bind
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import keyed_seed_nb, next_u64_nb
-from analyser.kernels.search_row import HORIZON, ROLLOUT, ROLLOUT_AT, ROW, SETTINGS_AT, WORLDS
+from analyser.kernels.search_row import (
+    HORIZON,
+    ROLLOUT,
+    ROLLOUT_AT,
+    ROW,
+    SEARCHED,
+    SETTINGS_AT,
+    STEPS,
+    WORLDS,
+    WORLDS_DRAWN,
+)
 
 POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forced first step
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
-new_state_nb = None
+new_state_nb = settled_nb = value_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
 
@@ -76,10 +89,14 @@ def _pimc_body(policies, pb, pv, legal, row):
     current = np.zeros((2, PLAYERS))
     total = np.zeros(n)
     rng = pv["rng"]
+    memory = pv["memory"]
+    memory[SEARCHED] += 1.0
+    steps = 0
     for w in range(worlds):
         reset_nb(pub, priv, hid)
         if not world_nb(pb, pv, rng, pub, priv, hid):
             return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+        memory[WORLDS_DRAWN] += 1.0
         key = next_u64_nb(rng)
         wseed = np.int64(key >> np.uint64(1))
         part = part_nb(pub)
@@ -92,19 +109,32 @@ def _pimc_body(policies, pb, pv, legal, row):
             forced_params[seat, 0] = actions[a]
             over = step_nb(wseed, w, settings, streams, policies, first, forced_params, wpub, wpriv, whid, legal_w,
                            log)
-            while not over and (horizon == 0 or part_nb(wpub) == part):
+            steps += 1
+            while not over and not settled_nb(wpub, seat, part, horizon):
                 over = step_nb(wseed, w, settings, streams, policies, kinds, params, wpub, wpriv, whid, legal_w, log)
-            if horizon == 0:
-                record_nb(rec[0], w, wpub, whid)
-                total[a] += rec[0]["win"][seat]
-            else:
-                current_nb(pub, hid, wpub, whid, current)
-                total[a] += current[0, seat]
+                steps += 1
+            total[a] += value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current)
+    memory[STEPS] += steps
     best = 0
     for a in range(1, n):
         if total[a] > total[best]:
             best = a
     return actions[best]
+
+
+def _part_settled(pub, seat, part, horizon):
+    """Whether a world's value for the deciding seat is known before the unit ends: with
+    ``horizon`` 1, once the part the decision was in is over."""
+    return horizon == 1 and part_nb(pub) != part
+
+
+def _part_value(start_pub, start_hid, pub, hid, seat, horizon, rec, current):
+    """The seat's win share of the unit (``horizon`` 0), or of the part the world started in."""
+    if horizon == 1:
+        current_nb(start_pub, start_hid, pub, hid, current)
+        return current[0, seat]
+    record_nb(rec, 0, pub, hid)
+    return rec["win"][seat]
 
 
 # The policy itself: the body called with PLAYERS times the game's forced_policy, a tuple written
@@ -133,7 +163,14 @@ def pimc_policy(owner: str, policy_signature, policies_t, **hooks):
     """A game's ``pimc_policy`` of its ``policy_signature`` (its POLICY_SIG; ``policies_t``: its
     POLICIES_T), compiled now: ``hooks`` are its search module's and rules' functions and constants
     (actions_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb, current_nb, part_nb,
-    new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS, N_SETTINGS, MAX_CHOICES)."""
+    new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS, N_SETTINGS, MAX_CHOICES), and
+    optionally ``settled_nb(pub, seat, part, horizon)`` and ``value_nb(start_pub, start_hid, pub, hid,
+    seat, horizon, rec, current)``: when a world's value for the seat is known, and what it is (by
+    default the part's or the unit's win share, _part_settled and _part_value)."""
+    for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):
+        if name not in hooks:
+            games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
+            hooks[name] = inline_kernel(bind(template, owner, **games))
     body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
     body = njit(body_signature, cache=True)(bind(_pimc_body, owner, **hooks))
     template = _PIMC[hooks["PLAYERS"]]

@@ -10,3 +10,7 @@ ROW = 32                 # the engine's params row, for every seat
 WORLDS, ROLLOUT, HORIZON = 0, 1, 2     # a search player's own parameters, in its PolicySpec's order
 ROLLOUT_AT = 8           # row[8:16]: the rollout policy's parameter row
 SETTINGS_AT = 16         # row[16:]: the run's rule settings
+
+# What a search player counts in its own policy memory (pv["memory"], 8 slots; the built-in heuristics
+# it rolls out with use the first ones): decisions searched, worlds drawn, rollout steps played.
+SEARCHED, WORLDS_DRAWN, STEPS = 5, 6, 7

@@ -65,15 +65,16 @@ def part_nb(pub):
 
 
 @inline_kernel
-def current_nb(start_pub, start_hid, pub, hid, current):
-    """The game's outcome: 1 for each seat but the loser (0 for all if it was aborted)."""
+def settled_nb(pub, seat, part, horizon):
+    """The seat's result is known once it is out (it is not the loser) or the game is over."""
+    return pub[0]["place"][seat] != 0
+
+
+@inline_kernel
+def value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current):
+    """1 unless the seat is the loser, or the world reached the action cap first."""
     pb = pub[0]
-    for s in range(MAX_PLAYERS):
-        current[0, s] = 0.0
-        current[1, s] = 0.0
-        if s < pb["players"] and not hid[0]["aborted"] and pb["place"][s] != pb["players"]:
-            current[0, s] = 1.0
-            current[1, s] = 1.0
+    return 0.0 if hid[0]["aborted"] or pb["place"][seat] == pb["players"] else 1.0
 
 
 @kernel
@@ -141,14 +142,14 @@ def world_nb(pb, pv, rng, pub, priv, hid):
 
 
 @jit()
-def sample_worlds_nb(pb, pv, seed, pubs, privs, hids):
-    """``pubs.size`` worlds from a stream seeded by ``seed`` into pubs[i], privs[i], hids[i]
+def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
+    """``count`` worlds from a stream seeded by ``seed`` into pubs[i], privs[i], hids[i]
     (for tests and benchmarks); returns how many were found."""
     rng = np.empty(1, np.uint64)
     rng[0] = stream_seed_nb(seed, 0, 0)
     pub, priv, hid, _ = new_state_nb()
     found = 0
-    for _ in range(pubs.size):
+    for _ in range(count):
         reset_nb(pub, priv, hid)
         if world_nb(pb, pv, rng, pub, priv, hid):
             pubs[found] = pub[0]
@@ -161,6 +162,7 @@ def sample_worlds_nb(pb, pv, seed, pubs, privs, hids):
 pimc_policy = pimc_policy(
     __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
-    step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
+    step_nb=step_nb, record_nb=record_nb, current_nb=None, part_nb=part_nb, settled_nb=settled_nb,
+    value_nb=value_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=N_SETTINGS,
     MAX_CHOICES=MAX_CHOICES)

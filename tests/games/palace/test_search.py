@@ -42,7 +42,7 @@ def kernel_worlds(position, n, seed=1):
     pubs = np.zeros(n, PUBLIC_DTYPE)
     privs = np.zeros((n, len(position.priv)), PRIVATE_DTYPE)
     hids = np.zeros(n, HIDDEN_DTYPE)
-    found = search.sample_worlds_nb(pb, pv, seed, pubs, privs, hids)
+    found = search.sample_worlds_nb(pb, pv, seed, n, pubs, privs, hids)
     assert found == n
     return [PalacePosition(pubs[i: i + 1], privs[i], hids[i: i + 1], position.settings) for i in range(n)]
 
