@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -16,7 +17,6 @@ from typer.testing import CliRunner
 
 import analyser
 from analyser.cli.main import app
-from analyser.engine import run_dir as run_dir_module
 from analyser.engine.local import LocalExecutor
 from analyser.errors import UserError
 
@@ -75,9 +75,12 @@ def test_a_damaged_or_half_written_part_is_played_again_never_read(tmp_path):
     data = bytearray(second.read_bytes())
     data[len(data) // 3] ^= 0xFF                                          # one byte changed
     second.write_bytes(bytes(data))
-    (tmp_path / f"{run_dir_module.TEMP}x.parquet").write_bytes(b"PAR1 half")  # a kill while writing
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    gone.wait()
+    half = tmp_path / f".x.parquet.{gone.pid}@{socket.gethostname()}.0a1b2c3d.partial"
+    half.write_bytes(b"PAR1 half")                                       # a kill while writing
     same(plain, analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path))
-    assert not list(tmp_path.glob(run_dir_module.TEMP + "*"))
+    assert not half.exists()
     again = analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path)
     same(plain, again)
 

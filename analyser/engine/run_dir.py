@@ -3,8 +3,9 @@
 ``--run-dir DIR`` wraps the run's executor in :class:`StoredExecutor`. Each chunk it plays is written
 as one Parquet part (the raw records of every configuration of the chunk's group, one
 fixed-size binary column each, with a checksum): to a temporary file in DIR, then renamed
-over its final name with ``os.replace``, then named in the manifest (``manifest.jsonl``, one
-JSON line appended and fsynced a part). A part whose line is missing, or whose checksum does
+over its final name (analyser.io.atomic), then named in the manifest (``manifest.jsonl``, one
+JSON line appended and fsynced a part). A full disk stops the run in one line, the parts
+written so far kept for the next run. A part whose line is missing, or whose checksum does
 not match, is never read: it is played again. Running the same command again plays only the
 chunks the manifest lacks; the sink receives the same records in the same order, so every
 command's result is the one an uninterrupted run gives, byte for byte in its records.
@@ -27,12 +28,12 @@ import numpy as np
 from analyser.engine.background import Background
 from analyser.engine.config import chunk_key
 from analyser.errors import UserError
+from analyser.io.atomic import AtomicFile, open_output, remove_stale, write_error
 from analyser.io.jsonable import dumps
 
 MANIFEST = "manifest.jsonl"
 FORMAT = 1
 COMPRESSION = {"compression": "lz4"}   # Palace's 136 bytes a game become 47 (zstd: 27, but +6.5% time)
-TEMP = ".part-"
 FIRST = ("game", "unit", "players", "seed", "policies", "settings", "streams", "first", "chunk_size")
 LAST = ("functions", "game_code", "analyser")   # named by a difference only when nothing a user set differs
 WINDOW = 64                # chunks looked up at a time (the inner executor then has them in flight)
@@ -56,8 +57,7 @@ class RunStore:
             raise UserError(f"cannot make run directory {self.path}: its folder {self.path.parent} does not exist")
         try:
             self.path.mkdir(exist_ok=True)
-            for stale in self.path.glob(TEMP + "*"):   # a part being written when the run was killed
-                stale.unlink()
+            remove_stale(self.path, ".")            # a part being written when the run was killed
             self.plans, self.parts = read_manifest(self.path / MANIFEST)
             self.append(None)
         except OSError as err:
@@ -92,9 +92,8 @@ class RunStore:
         entry = {"kind": "part", "key": key, "group": chunk.group, "start": chunk.start, "count": chunk.count,
                  "crc32": sums}
         table = pa.table(columns).replace_schema_metadata({b"analyser_part": json.dumps(entry).encode()})
-        tmp = self.path / f"{TEMP}{key}.parquet"
-        pq.write_table(table, tmp, use_dictionary=False, write_statistics=False, **COMPRESSION)
-        os.replace(tmp, self.path / f"{key}.parquet")
+        with AtomicFile(self.path / f"{key}.parquet", "run directory chunk ") as f:
+            pq.write_table(table, f, use_dictionary=False, write_statistics=False, **COMPRESSION)
         self.append(entry)
         self.parts[key] = entry
 
@@ -121,11 +120,15 @@ class RunStore:
     def append(self, entry: dict | None) -> None:
         """One line added to the manifest and on disk before anything else happens (None: only
         check that the manifest can be written)."""
-        with open(self.path / MANIFEST, "a", encoding="utf-8") as f:
+        path, noun = self.path / MANIFEST, "run directory manifest "
+        with open_output(path, "a", noun=noun) as f:
             if entry is not None:
-                f.write(json.dumps(entry) + "\n")
+                f.write((json.dumps(entry) + "\n").encode("utf-8"))
                 f.flush()
-                os.fsync(f.fileno())
+                try:
+                    os.fsync(f.fileno())
+                except OSError as err:      # a disk that fills only when flushed (NFS) says so here
+                    raise write_error(err, path, noun) from None
 
 
 class StoredExecutor:

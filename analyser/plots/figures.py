@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from analyser.errors import UserError
+from analyser.io.atomic import AtomicFile
 from analyser.io.numbers import num, plural
 from analyser.io.results_file import check_target
 
@@ -58,12 +59,11 @@ def check_plot_path(path) -> Path:
 
 
 def save_figure(fig: Figure, path) -> Path:
-    """Write ``fig`` as png, svg or pdf (by the suffix), with no GUI backend involved."""
+    """Write ``fig`` as png, svg or pdf (by the suffix), with no GUI backend involved: a temporary
+    file renamed into place, so a failed write leaves an older figure as it was."""
     path = check_plot_path(path)
-    try:
-        fig.savefig(path)
-    except OSError as err:
-        raise UserError(f"cannot write {path} ({err.strerror or err})") from None
+    with AtomicFile(path) as f:
+        fig.savefig(f, format=path.suffix[1:].lower())
     return path
 
 

@@ -5,8 +5,8 @@ and the figures in ``NAME/``; an HTML report is two, ``NAME.html`` (the figures
 inside it) and ``NAME.json``. They are all written under temporary names in the
 target's folder first (the figures into a temporary folder); only then are
 they put in place, each by one rename, with Ctrl-C held back for those few
-renames. An interrupted or failed write leaves the old report as it was and
-no temporary file behind.
+renames. An interrupted or failed write (a full disk: one line, analyser.io.atomic)
+leaves the old report as it was and no temporary file behind.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from analyser.errors import UserError
+from analyser.io.atomic import open_output
 from analyser.io.jsonable import dumps
 from analyser.io.results_file import check_target
 
@@ -86,10 +87,11 @@ def write_report(report, path: Path) -> Path:
     try:
         links = {}
         for name, fig in report.figures().items():
-            fig.savefig(tmp_dir / f"{name}.png")
+            with open_output(tmp_dir / f"{name}.png", name=figures_dir / f"{name}.png") as f:
+                fig.savefig(f, format="png")
             links[name] = f"{figures_dir.name}/{name}.png"
-        tmp_md.write_text(report.markdown(links), encoding="utf-8")
-        tmp_json.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        _put(tmp_md, report.markdown(links), path)
+        _put(tmp_json, dumps(report.to_dict(), indent=1) + "\n", json_path)
         with _no_interrupt():
             if figures_dir.exists():
                 os.replace(figures_dir, old_dir)
@@ -107,6 +109,12 @@ def write_report(report, path: Path) -> Path:
     return path
 
 
+def _put(tmp: Path, text: str, name: Path) -> None:
+    """``text`` written to the temporary ``tmp``; a full disk names the file it was for, ``name``."""
+    with open_output(tmp, name=name) as f:
+        f.write(text.encode("utf-8"))
+
+
 def _write_page(report, path: Path) -> Path:
     """The HTML page and its JSON, each written in a temporary folder beside them and renamed into place."""
     try:
@@ -116,8 +124,8 @@ def _write_page(report, path: Path) -> Path:
         raise UserError(f"cannot write the report {path}: {err.strerror}") from None
     try:
         page, data = tmp_dir / path.name, tmp_dir / f"{path.stem}.json"
-        page.write_text(report.html(), encoding="utf-8")
-        data.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        _put(page, report.html(), path)
+        _put(data, dumps(report.to_dict(), indent=1) + "\n", path.with_suffix(".json"))
         with _no_interrupt():
             os.replace(data, path.with_suffix(".json"))
             os.replace(page, path)
