@@ -269,3 +269,33 @@ def test_ctrl_c_says_the_chunks_are_kept(tmp_path):
     same(plain, analyser.simulate("palace", n=500, chunk_size=100, run_dir=tmp_path))
     assert np.array_equal(plain.records["unit"], np.arange(500))
 
+
+
+def test_a_directory_that_holds_anything_but_a_run_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    r = runner.invoke(app, ["simulate", "palace", "-n", "20", "--no-progress", "--run-dir", str(tmp_path)])
+    assert r.exit_code == 2 and r.stderr.strip().count("\n") == 0, r.stderr
+    assert f"cannot use {tmp_path} as a run directory: it holds 'notes.txt', which is not part of a run" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]          # nothing written
+
+
+def test_show_a_run_directory_says_how_far_the_run_got(tmp_path):
+    analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path, progress=False)
+    r = runner.invoke(app, ["show", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert f"run directory {tmp_path}: 300 of 300 games in 3 of 3 chunks: complete" in r.stdout
+    lines = (tmp_path / "manifest.jsonl").read_text().splitlines()
+    (tmp_path / "manifest.jsonl").write_text("\n".join(lines[:-1]) + "\n")     # stopped before the last chunk
+    r = runner.invoke(app, ["show", str(tmp_path), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    assert "200 of 300 games in 2 of 3 chunks: the same command plays the rest" in r.stderr
+    shown = json.loads(r.stdout)
+    plain = analyser.simulate("palace", n=200, seed=2)
+    assert shown["units"] == 200 and shown["seats"] == json.loads(json.dumps(plain.to_dict()["seats"]))
+
+
+def test_show_a_run_directory_of_several_configurations(tmp_path):
+    analyser.compare("palace", policies=["saver", "lowest"], n=20, seed=2, run_dir=tmp_path, progress=False)
+    r = runner.invoke(app, ["show", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "20 of 20 games each configuration in" in r.stdout and "complete" in r.stdout
