@@ -47,6 +47,15 @@ def check_target(path: Path, hint: str = "give the path of a regular file", noun
         raise UserError(f"cannot write {noun}{path}: it is {what}, not a regular file; {hint}")
 
 
+def check_folder(path: Path, head: str) -> None:
+    """Refuse, before any run, a file whose directory is missing (a typo in it is refused, as a shell
+    would, rather than made) or not writable; ``head`` starts the message (``cannot plot to X``)."""
+    if not path.parent.is_dir():
+        raise UserError(f"{head}: there is no directory {path.parent}")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"{head}: {path if path.exists() else path.parent} is not writable")
+
+
 def check_results_path(path) -> Path:
     """A results file's path, checked before any run: a regular file ending in .parquet (``show``,
     ``merge`` and ``plot`` read Parquet back, so no other name is written) in a directory that
