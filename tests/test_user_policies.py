@@ -70,7 +70,8 @@ def raises_on_big_piles(pub, pv, legal, params):
 
 
 def test_a_policy_that_raises_is_named_with_its_error():
-    with pytest.raises(UserError, match=r"^policy 'raises_on_big_piles' raised ValueError: the pile is too big for me$"):
+    with pytest.raises(UserError, match=r"^policy 'raises_on_big_piles' raised ValueError: the pile is too big for "
+                                        r"me$"):
         analyser.simulate("palace", policies=[raises_on_big_piles, "saver"], players=2, n=20, progress=False)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from analyser.cache_check import check_cache_dir
 from analyser.errors import UserError, choices
 
 MAX_PARAMS = 8
@@ -81,6 +82,7 @@ def load_function(path: str, name: str):
     module, _, attr = path.partition(":")
     if not module or not attr:
         raise UserError(f"policy '{name}' names its function as {path!r}: give it as 'module:function'")
+    check_cache_dir()
     try:
         found = importlib.import_module(module)
     except ModuleNotFoundError as err:

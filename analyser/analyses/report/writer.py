@@ -21,7 +21,7 @@ from pathlib import Path
 from analyser.errors import UserError
 from analyser.io.atomic import open_output
 from analyser.io.jsonable import dumps
-from analyser.io.results_file import check_folder, check_target
+from analyser.io.results_file import check_target
 
 
 @contextlib.contextmanager
@@ -48,13 +48,15 @@ SUFFIXES = {".md": "Markdown, with NAME.json and the figures in NAME/ beside it"
 
 
 def check_out(path) -> Path:
-    """The report file to write (.md or .html), checked before any run: its suffix, its directory (there
-    and writable, as every command's output), nothing in the way of the files beside it."""
+    """The report file to write (.md or .html), checked before any run: its suffix, the folder its
+    missing folders are made in (a folder, writable), nothing in the way of the files beside it."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise UserError(f"cannot write a report to {path}: name a .md or .html file (valid: {', '.join(SUFFIXES)})")
     check_target(path)
-    check_folder(path, f"cannot write the report {path}")
+    made = next(p for p in path.absolute().parents if p.exists())     # the folder its missing ones are made in
+    if not made.is_dir() or not os.access(made, os.W_OK):
+        raise UserError(f"cannot write the report {path}: {made} is {'not writable' if made.is_dir() else 'a file'}")
     beside = (path.with_suffix(".json"),) if is_html(path) else (path.with_suffix(".json"), path.with_suffix(""))
     for other in beside:
         if other.is_symlink() or (other == path.with_suffix(".json") and other.is_dir()) or \
@@ -78,6 +80,7 @@ def write_report(report, path: Path) -> Path:
     figures_dir = path.with_suffix("")
     json_path = path.with_suffix(".json")
     try:
+        folder.mkdir(parents=True, exist_ok=True)
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{figures_dir.name}.", suffix=".partial", dir=folder))
         mask = os.umask(0)
         os.umask(mask)
@@ -121,6 +124,7 @@ def _put(tmp: Path, text: str, name: Path) -> None:
 def _write_page(report, path: Path) -> Path:
     """The HTML page and its JSON, each written in a temporary folder beside them and renamed into place."""
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp_dir = Path(tempfile.mkdtemp(prefix=f".{path.stem}.", suffix=".partial", dir=path.parent))
     except OSError as err:
         raise UserError(f"cannot write the report {path}: {err.strerror}") from None
