@@ -5,6 +5,11 @@ class UserError(ValueError):
     """Bad input from a user: the CLI prints ``str(err)`` and exits with code 2."""
 
 
+class DiskFull(UserError):
+    """A write that found no room (a full disk, a quota, a file-size limit): one line naming the file
+    and the space it needed (analyser.io.atomic); a run directory's message adds the chunks it kept."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``, a scheduler or a cluster ending a job), raised where Python delivers it
     and handled as Ctrl-C is: partial files removed, one line, exit code 143 (the CLI's main)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -16,7 +17,6 @@ from typer.testing import CliRunner
 
 import analyser
 from analyser.cli.main import app
-from analyser.engine import run_dir as run_dir_module
 from analyser.engine.local import LocalExecutor
 from analyser.errors import UserError
 
@@ -75,9 +75,12 @@ def test_a_damaged_or_half_written_part_is_played_again_never_read(tmp_path):
     data = bytearray(second.read_bytes())
     data[len(data) // 3] ^= 0xFF                                          # one byte changed
     second.write_bytes(bytes(data))
-    (tmp_path / f"{run_dir_module.TEMP}x.parquet").write_bytes(b"PAR1 half")  # a kill while writing
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    gone.wait()
+    half = tmp_path / f".x.parquet.{gone.pid}@{socket.gethostname()}.0a1b2c3d.partial"
+    half.write_bytes(b"PAR1 half")                                       # a kill while writing
     same(plain, analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path))
-    assert not list(tmp_path.glob(run_dir_module.TEMP + "*"))
+    assert not half.exists()
     again = analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path)
     same(plain, again)
 
@@ -266,3 +269,33 @@ def test_ctrl_c_says_the_chunks_are_kept(tmp_path):
     same(plain, analyser.simulate("palace", n=500, chunk_size=100, run_dir=tmp_path))
     assert np.array_equal(plain.records["unit"], np.arange(500))
 
+
+
+def test_a_directory_that_holds_anything_but_a_run_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    r = runner.invoke(app, ["simulate", "palace", "-n", "20", "--no-progress", "--run-dir", str(tmp_path)])
+    assert r.exit_code == 2 and r.stderr.strip().count("\n") == 0, r.stderr
+    assert f"cannot use {tmp_path} as a run directory: it holds 'notes.txt', which is not part of a run" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]          # nothing written
+
+
+def test_show_a_run_directory_says_how_far_the_run_got(tmp_path):
+    analyser.simulate("palace", n=300, seed=2, chunk_size=100, run_dir=tmp_path, progress=False)
+    r = runner.invoke(app, ["show", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert f"run directory {tmp_path}: 300 of 300 games in 3 of 3 chunks: complete" in r.stdout
+    lines = (tmp_path / "manifest.jsonl").read_text().splitlines()
+    (tmp_path / "manifest.jsonl").write_text("\n".join(lines[:-1]) + "\n")     # stopped before the last chunk
+    r = runner.invoke(app, ["show", str(tmp_path), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    assert "200 of 300 games in 2 of 3 chunks: the same command plays the rest" in r.stderr
+    shown = json.loads(r.stdout)
+    plain = analyser.simulate("palace", n=200, seed=2)
+    assert shown["units"] == 200 and shown["seats"] == json.loads(json.dumps(plain.to_dict()["seats"]))
+
+
+def test_show_a_run_directory_of_several_configurations(tmp_path):
+    analyser.compare("palace", policies=["saver", "lowest"], n=20, seed=2, run_dir=tmp_path, progress=False)
+    r = runner.invoke(app, ["show", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "20 of 20 games each configuration in" in r.stdout and "complete" in r.stdout

@@ -57,3 +57,45 @@ def test_a_policy_spec_of_ones_own_is_swept_with_values():
 def test_its_name_says_how_to_give_it():
     with pytest.raises(UserError, match=r"unknown policy 'small_pile'.*passed as its function or PolicySpec"):
         analyser.sweep("palace", ["small_pile:max_pile=0..3", "saver"], players=2, n=200, progress=False)
+
+
+@numba.njit
+def raises_on_big_piles(pub, pv, legal, params):
+    if pub["pile_len"] > 3:
+        raise ValueError("the pile is too big for me")
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+def test_a_policy_that_raises_is_named_with_its_error():
+    with pytest.raises(UserError, match=r"^policy 'raises_on_big_piles' raised ValueError: the pile is too big for "
+                                        r"me$"):
+        analyser.simulate("palace", policies=[raises_on_big_piles, "saver"], players=2, n=20, progress=False)
+
+
+BROKEN = "import numba\nraise RuntimeError('my module is broken')\n"
+
+
+@pytest.mark.parametrize("where, message", [
+    ("nosuchmod:fn", "policy 'ghost': there is no module 'nosuchmod' to import 'nosuchmod:fn' from"),
+    ("broken_policy_module:fn", "policy 'ghost': importing broken_policy_module raised RuntimeError: my module is "
+                                "broken"),
+    ("numba:no_such_function", "policy 'ghost': module numba has no 'no_such_function'"),
+    ("nocolon", "policy 'ghost' names its function as 'nocolon': give it as 'module:function'"),
+])
+def test_a_policy_spec_that_cannot_load_is_one_line(tmp_path, monkeypatch, where, message):
+    (tmp_path / "broken_policy_module.py").write_text(BROKEN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(UserError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+        analyser.simulate("palace", policies=[PolicySpec("ghost", where), "saver"], players=2, n=20, progress=False)
+
+
+@pytest.mark.parametrize("spec", [PolicySpec("ghost", "nosuchmod:fn"), PolicySpec("bad", raises_on_big_piles)])
+def test_a_broken_policy_in_the_cli_exits_2(monkeypatch, spec):
+    game = registry.get_game("palace")
+    monkeypatch.setitem(registry._REGISTERED, "palace", replace(game, policies=game.policies + (spec,)))
+    r = CliRunner().invoke(app, ["simulate", "palace", "--policy", spec.name, "-n", "20", "--no-progress"])
+    assert r.exit_code == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r.output
+    assert f"policy '{spec.name}" in r.stderr

@@ -23,6 +23,7 @@ from analyser.engine.config import RunConfig
 from analyser.errors import UserError
 from analyser.games.common import quiet_first_class
 from analyser.games.worlds import Knowledge
+from analyser.io.atomic import write_file
 from analyser.io.replay_page import check_page_path, page_html
 
 SNAPSHOT_EVERY = 64
@@ -38,12 +39,8 @@ class Replay:
         return page_html(self.data)
 
     def save(self, path) -> Path:
-        path = check_page_path(path)
-        try:
-            path.write_text(self.html(), encoding="utf-8")
-        except OSError as err:
-            raise UserError(f"cannot write {path} ({err.strerror or err})") from None
-        return path
+        """Write the page: a temporary file renamed into place, so a failed write leaves an older page."""
+        return write_file(check_page_path(path), self.html())
 
     def _repr_html_(self) -> str:
         return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" '

@@ -33,7 +33,7 @@ def report(
              "metadata) and the figures in NAME/*.png beside it; NAME.html writes one self-contained page to send "
              "(figures embedded, no network needed), with NAME.json beside it. Any other suffix is refused. Give "
              "it twice (NAME.md and NAME.html) to write both from one run. An older report is replaced only when "
-             "the new one is complete. Default: reports/GAME.md.")] = None,
+             "the new one is complete. Default: GAME-report.md here.")] = None,
     run: common.RunArgs = None,
 ):
     """Balance report: is a seat, a player count, a rule setting or a policy
@@ -53,7 +53,7 @@ def report(
     5% (Benjamini-Hochberg), and the report says how many tests it made.
 
     Every run uses --seed, so every run plays the same deals. Writes
-    reports/GAME.md, reports/GAME.json and reports/GAME/*.png (--out
+    GAME-report.md, GAME-report.json and GAME-report/*.png here (--out
     NAME.html: NAME.html, one page with the figures inside, and NAME.json),
     then prints the verdicts. `analyser report palace` takes about 12 seconds on two cores (warm).
     """

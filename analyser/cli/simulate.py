@@ -74,10 +74,19 @@ def show(
     fmt: common.format_option("summary") = common.Format.table,
 ):
     """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
-    with --out."""
+    with --out. A run directory (--run-dir DIR): how far its run got, and a simulation's summary of the
+    units it holds."""
     from analyser.analyses.kinds import kind_of
-    from analyser.analyses.show import load
+    from analyser.analyses.show import load, load_run_dir
     from analyser.games.registry import lazy
 
+    stored = load_run_dir(file)
+    if stored is not None:
+        result, lines = stored
+        for line in lines:                      # programs reading json or csv get only the summary
+            typer.echo(line, err=fmt != common.Format.table)
+        if result is not None:
+            output.print_result(result, fmt)
+        return
     result = load(file)
     lazy(kind_of(result.meta).printer)(result, fmt)

@@ -114,10 +114,15 @@ def code_digest(code) -> str:
 def chunk_key(configs, start: int, count: int) -> str:
     """The name of a chunk's task and part: the configurations' identities, the first unit and the
     count (a chunk's records are a pure function of them)."""
+    return f"{group_digest([c.identity() for c in configs])}-{start}-{count}"
+
+
+def group_digest(identities: list[dict]) -> str:
+    """The part of a chunk's key that names its group of configurations (a run directory's plan
+    lists their identities: ``show`` finds a plan's parts by it)."""
     from analyser.io.jsonable import dumps
 
-    digest = hashlib.sha256(dumps([c.identity() for c in configs], sort_keys=True).encode()).hexdigest()[:20]
-    return f"{digest}-{start}-{count}"
+    return hashlib.sha256(dumps(identities, sort_keys=True).encode()).hexdigest()[:20]
 
 
 def _seat_list(items: list, spec: GameSpec, players: int) -> list:

@@ -58,6 +58,10 @@ class ChunkRunner:
                 with numba.parallel_chunksize(1):    # blocks handed out one at a time, not halves up front:
                     cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params,
                                       self.streams, out)   # a thread the VM slows does not hold the other up
+            except SystemError as err:
+                if err.__cause__ is None:
+                    raise
+                raise UserError(policy_raised(cfg, err.__cause__)) from None
             except Exception as err:
                 if type(err).__module__.startswith("numba"):
                     raise UserError(f"a policy does not fit the {cfg.game.name} policy signature "
@@ -69,6 +73,16 @@ class ChunkRunner:
             seat = int(problem)
             raise UserError(f"policy '{cfg.seats[seat].label()}' at seat {seat} chose an illegal action")
         return out
+
+
+def policy_raised(config: RunConfig, err: BaseException) -> str:
+    """The line for an exception raised inside a compiled policy (numba hands it on as a SystemError
+    whose cause it is, not saying which function raised): the user's policies of the line-up are named,
+    as the built-in ones do not raise."""
+    own = list(dict.fromkeys(seat.label() for seat in config.seats if not isinstance(seat.spec.fn, str)))
+    own = own or list(dict.fromkeys(seat.label() for seat in config.seats))
+    who = f"policy '{own[0]}'" if len(own) == 1 else f"one of the policies {', '.join(map(repr, own))}"
+    return f"{who} raised {type(err).__name__}: {' '.join(str(err).split()) or 'no message'}"
 
 
 class LocalExecutor:

@@ -37,7 +37,7 @@ import numpy as np
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.progress import in_notebook, preparing, progress_bar
 from analyser.engine.stopping import FIXED, StopRule, check_chunk_size
-from analyser.errors import ABORT_LIMIT, AbortedUnits, Interrupted, UserError, stop_word, was_terminated
+from analyser.errors import ABORT_LIMIT, AbortedUnits, DiskFull, Interrupted, UserError, stop_word, was_terminated
 from analyser.io.numbers import plural
 
 
@@ -210,7 +210,8 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
     are played by ``executor`` if given (it keeps its compiled engines for the next plan; the
     caller closes it), else by one made for ``backend`` and ``run_dir`` (analyser.engine.backend)
     and closed here. ``progress``: bars (default: in a notebook). Ctrl-C discards the sink's
-    partial output and raises Interrupted with what was played."""
+    partial output and raises Interrupted with what was played; a full disk (DiskFull) says
+    what a run directory kept."""
     from analyser.engine.backend import make_executor
 
     progress = in_notebook() if progress is None else progress
@@ -258,6 +259,8 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
             kept = executor.note() if executor is not None else ""
             raise Interrupted(f"{stop_word(err)} after {done}{sink.note()}{kept}",
                               terminated=was_terminated(err)) from None
+        if isinstance(err, DiskFull) and executor is not None:    # what a run directory kept, as after Ctrl-C
+            raise DiskFull(f"{err}{executor.note()}") from None
         raise
     finally:
         if own and executor is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from analyser.cache_check import check_cache_dir
 from analyser.errors import UserError, choices
 from analyser.kernels.search_row import ROW
 
@@ -76,8 +77,7 @@ class PolicySpec:
         """The compiled function. Built-in policies name theirs as "module:attribute"
         so that listing policies never imports numba."""
         if isinstance(self.fn, str):
-            module, _, attr = self.fn.partition(":")
-            return getattr(importlib.import_module(module), attr)
+            return load_function(self.fn, self.name)
         return self.fn
 
     def defaults(self) -> dict[str, float]:
@@ -93,6 +93,29 @@ class PolicySpec:
                                 f"valid: {choices(known) or '(none)'}")
             chosen[key] = known[key].parse(value, self.name)
         return SeatPolicy(self, chosen)
+
+
+def load_function(path: str, name: str):
+    """The function ``module:attribute`` names, or one line naming the policy and what went wrong (no
+    such module, an error while importing it, no such attribute) instead of the import's traceback."""
+    module, _, attr = path.partition(":")
+    if not module or not attr:
+        raise UserError(f"policy '{name}' names its function as {path!r}: give it as 'module:function'")
+    check_cache_dir()
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name and module.startswith(err.name) and module[len(err.name):][:1] in ("", "."):
+            raise UserError(f"policy '{name}': there is no module {err.name!r} to import {path!r} from (is it "
+                            f"on sys.path?)") from None
+        raise UserError(f"policy '{name}': importing {module} failed: {err}") from None
+    except Exception as err:
+        text = " ".join(str(err).split()) or "no message"
+        raise UserError(f"policy '{name}': importing {module} raised {type(err).__name__}: {text}") from None
+    try:
+        return getattr(found, attr)
+    except AttributeError:
+        raise UserError(f"policy '{name}': module {module} has no {attr!r}") from None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from analyser.cache_check import check_cache_dir
 from analyser.errors import UserError, choices
 from analyser.games.policy_specs import PolicySpec
 from analyser.io.numbers import plural
@@ -303,10 +304,12 @@ class GameSpec:
 
 def lazy(target: str) -> Callable:
     """A function that imports ``"module:attr"`` on its first call and calls it: a
-    game's spec names its numba entry points so, and listing games never loads numba."""
+    game's spec names its numba entry points so, and listing games never loads numba
+    (an unwritable compile cache is said once, before the first is loaded)."""
     module, _, attr = target.partition(":")
 
     def call(*args, **kwargs):
+        check_cache_dir()
         return getattr(importlib.import_module(module), attr)(*args, **kwargs)
 
     call.__qualname__ = call.__name__ = target

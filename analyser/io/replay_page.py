@@ -6,12 +6,11 @@ package data) are inlined, so the file opens from disk in any browser, offline.
 from __future__ import annotations
 
 import json
-import os
 from importlib.resources import files
 from pathlib import Path
 
 from analyser.errors import UserError
-from analyser.io.results_file import check_target
+from analyser.io.results_file import check_folder, check_target
 
 PAGE_SUFFIX = ".html"
 
@@ -23,10 +22,7 @@ def check_page_path(path) -> Path:
     check_target(path, f"name a {PAGE_SUFFIX} file")
     if path.suffix.lower() != PAGE_SUFFIX:
         raise UserError(f"cannot write replay {path}: a replay is a web page, name a {PAGE_SUFFIX} file")
-    if not path.parent.is_dir():
-        raise UserError(f"cannot write replay {path}: there is no directory {path.parent}")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(f"cannot write replay {path}: {path if path.exists() else path.parent} is not writable")
+    check_folder(path, f"cannot write replay {path}")
     return path
 
 

@@ -1,29 +1,26 @@
 """Writing a results file so that it is never half there.
 
-Record chunks stream into a temporary file beside the target; ``close`` adds the
-metadata and renames it over the target in one step, ``discard`` removes it.
-So an interrupted run (Ctrl-C, an error) leaves the old file as it was, and a
-results file, whenever it exists, is complete and carries its metadata. A run
-killed outright (``kill -9``) cannot remove its temporary file: its name holds the
-writer's process id and host, and the next writer to that target removes it once
-that process is gone.
+Record chunks stream into a temporary file beside the target (analyser.io.atomic.AtomicFile);
+``close`` adds the metadata and renames it over the target in one step, ``discard`` removes
+it. So an interrupted run (Ctrl-C, an error, a full disk) leaves the old file as it was, and
+a results file, whenever it exists, is complete and carries its metadata.
 """
 from __future__ import annotations
 
 import json
 import os
-import secrets
-import socket
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from analyser.errors import UserError
+from analyser.io.atomic import AtomicFile
 from analyser.io.jsonable import dumps
 
 META_KEY = b"analyser"
 RESULTS_SUFFIX = ".parquet"
+NOUN = "results file "
 COPY_BLOCK = 8192            # records_table's block: about a megabyte of records, in the second-level cache
 
 
@@ -50,6 +47,15 @@ def check_target(path: Path, hint: str = "give the path of a regular file", noun
         raise UserError(f"cannot write {noun}{path}: it is {what}, not a regular file; {hint}")
 
 
+def check_folder(path: Path, head: str) -> None:
+    """Refuse, before any run, a file whose directory is missing (a typo in it is refused, as a shell
+    would, rather than made) or not writable; ``head`` starts the message (``cannot plot to X``)."""
+    if not path.parent.is_dir():
+        raise UserError(f"{head}: there is no directory {path.parent}")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UserError(f"{head}: {path if path.exists() else path.parent} is not writable")
+
+
 def check_results_path(path) -> Path:
     """A results file's path, checked before any run: a regular file ending in .parquet (``show``,
     ``merge`` and ``plot`` read Parquet back, so no other name is written) in a directory that
@@ -65,52 +71,6 @@ def check_results_path(path) -> Path:
     return path
 
 
-PARTIAL = ".partial"
-
-
-def partial_file(path: Path) -> Path:
-    """A new empty temporary file beside ``path``, ``.NAME.PID@HOST.TOKEN.partial``, made with the
-    user's umask (as the target will have it: it is renamed into place), after removing the
-    temporary files of ``path`` left by writers on this host that are gone."""
-    host = socket.gethostname()
-    remove_stale(path, host)
-    while True:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}@{host}.{secrets.token_hex(4)}{PARTIAL}")
-        try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-            return tmp
-        except FileExistsError:
-            continue
-        except OSError as err:
-            raise UserError(f"cannot write results file {path}: {err.strerror}") from None
-
-
-def remove_stale(path: Path, host: str) -> None:
-    """Remove ``path``'s temporary files whose writer process, on this host, no longer runs; a live
-    writer's (another run to the same target) and other hosts' stay."""
-    prefix = f".{path.name}."
-    try:
-        names = [e.name for e in os.scandir(path.parent) if e.name.startswith(prefix) and e.name.endswith(PARTIAL)]
-    except OSError:
-        return                                  # partial_file says what is wrong with the directory
-    for name in names:
-        writer, _, token = name[len(prefix):-len(PARTIAL)].rpartition(".")
-        pid, _, where = writer.partition("@")
-        if token and where == host and pid.isdigit() and not running(int(pid)):
-            (path.parent / name).unlink(missing_ok=True)
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` exists (one of another user counts)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
-
-
 class RecordWriter:
     def __init__(self, path: str | Path, meta: dict, game):
         import pyarrow.parquet  # noqa: F401  (fail here, before any simulation, if missing)
@@ -122,7 +82,7 @@ class RecordWriter:
         self._schema = None
         check_results_path(self.path)
         self.existed = self.path.exists()
-        self.tmp = partial_file(self.path)
+        self.file = AtomicFile(self.path, NOUN)
 
     def write(self, rec: np.ndarray, players: int):
         """Append a block of records (one row group)."""
@@ -130,7 +90,7 @@ class RecordWriter:
 
         table = self.table(rec, players)
         if self._writer is None:
-            self._writer = pq.ParquetWriter(self.tmp, table.schema, **writer_options(table.schema.names))
+            self._writer = pq.ParquetWriter(self.file.open(), table.schema, **writer_options(table.schema.names))
         self._writer.write_table(table)
 
     def table(self, rec: np.ndarray, players: int):
@@ -153,8 +113,13 @@ class RecordWriter:
             self.discard()
             return
         self._writer.add_key_value_metadata({META_KEY: dumps({**self.meta, **extra})})
-        self._writer.close()
-        os.replace(self.tmp, self.path)
+        try:
+            self._writer.close()
+        except BaseException:
+            self.discard()
+            raise
+        self._writer = None
+        self.file.commit()
 
     def discard(self):
         """Drop the partial file; an older file at the target stays untouched."""
@@ -164,7 +129,7 @@ class RecordWriter:
             except Exception:  # closing a half-written file may fail; it is deleted anyway
                 pass
             self._writer = None
-        self.tmp.unlink(missing_ok=True)
+        self.file.discard()
 
 
 def write_frame(path: Path, frame: pd.DataFrame, meta: dict) -> None:
@@ -174,15 +139,10 @@ def write_frame(path: Path, frame: pd.DataFrame, meta: dict) -> None:
     import pyarrow.parquet as pq
 
     path = check_results_path(path)
-    tmp = partial_file(path)
-    try:
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: dumps(meta)})
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), META_KEY: dumps(meta)})
+    with AtomicFile(path, NOUN) as f:
+        pq.write_table(table, f)
 
 
 def read_results(path, kind: str | None = None, what: str = "") -> tuple[dict, object, Path]:

@@ -12,7 +12,6 @@ game, players, seed, count and settings of the run.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -21,8 +20,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from analyser.errors import UserError
+from analyser.io.atomic import AtomicFile
 from analyser.io.numbers import num, plural
-from analyser.io.results_file import check_target
+from analyser.io.results_file import check_folder, check_target
 
 INTERVAL = "95% intervals"
 ACCENT, MUTED, FAIR = "#1f5fa8", "#9bb7d9", "#c0392b"
@@ -50,20 +50,16 @@ def check_plot_path(path) -> Path:
     if path.suffix.lower() not in PLOT_SUFFIXES:
         raise UserError(f"cannot plot to {path}: name a {', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]} "
                         f"file")
-    if not path.parent.is_dir():
-        raise UserError(f"cannot plot to {path}: there is no directory {path.parent}")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UserError(f"cannot plot to {path}: {path if path.exists() else path.parent} is not writable")
+    check_folder(path, f"cannot plot to {path}")
     return path
 
 
 def save_figure(fig: Figure, path) -> Path:
-    """Write ``fig`` as png, svg or pdf (by the suffix), with no GUI backend involved."""
+    """Write ``fig`` as png, svg or pdf (by the suffix), with no GUI backend involved: a temporary
+    file renamed into place, so a failed write leaves an older figure as it was."""
     path = check_plot_path(path)
-    try:
-        fig.savefig(path)
-    except OSError as err:
-        raise UserError(f"cannot write {path} ({err.strerror or err})") from None
+    with AtomicFile(path) as f:
+        fig.savefig(f, format=path.suffix[1:].lower())
     return path
 
 

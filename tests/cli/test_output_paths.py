@@ -85,3 +85,30 @@ def test_results_files_have_the_users_umask(tmp_path):
         os.umask(old)
     assert r.exit_code == 0 and v.exit_code == 0, r.output + v.output
     assert {stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()} == {0o644}
+
+
+@pytest.mark.parametrize("where", ["a_file/r.md", "a_file/deeper/r.html"])
+def test_the_report_checks_its_folder_before_the_run(tmp_path, monkeypatch, where):
+    import analyser.analyses.report.builder as builder
+
+    (tmp_path / "a_file").write_text("in the way")
+    monkeypatch.setattr(builder, "report", lambda *a, **k: pytest.fail("the report ran before its path was checked"))
+    r = runner.invoke(app, ["report", "olenon", "-n", "40", "--section", "seats", "--out", str(tmp_path / where)])
+    one_line(r, f"cannot write the report {tmp_path / where}: {tmp_path / 'a_file'} is a file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
+
+
+def test_the_default_report_is_here_and_never_a_tracked_example(tmp_path, monkeypatch):
+    """From the repository's root, the README's `analyser report GAME` must not overwrite reports/GAME.md."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["report", "olenon", "-n", "40", "--section", "seats", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert "olenon-report.md" in written and "olenon-report.json" in written, written
+    tracked = subprocess.run(["git", "ls-files", *written], cwd=root, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert tracked.stdout == ""

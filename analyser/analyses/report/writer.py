@@ -5,8 +5,8 @@ and the figures in ``NAME/``; an HTML report is two, ``NAME.html`` (the figures
 inside it) and ``NAME.json``. They are all written under temporary names in the
 target's folder first (the figures into a temporary folder); only then are
 they put in place, each by one rename, with Ctrl-C held back for those few
-renames. An interrupted or failed write leaves the old report as it was and
-no temporary file behind.
+renames. An interrupted or failed write (a full disk: one line, analyser.io.atomic)
+leaves the old report as it was and no temporary file behind.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from analyser.errors import UserError
+from analyser.io.atomic import open_output
 from analyser.io.jsonable import dumps
 from analyser.io.results_file import check_target
 
@@ -37,7 +38,9 @@ def _no_interrupt():
 
 
 def default_path(game: str) -> Path:
-    return Path("reports") / f"{game}.md"
+    """``GAME-report.md`` here: never one of the examples in the repository's reports/ (``make reports``
+    names them)."""
+    return Path(f"{game}-report.md")
 
 
 SUFFIXES = {".md": "Markdown, with NAME.json and the figures in NAME/ beside it",
@@ -45,11 +48,15 @@ SUFFIXES = {".md": "Markdown, with NAME.json and the figures in NAME/ beside it"
 
 
 def check_out(path) -> Path:
-    """The report file to write (.md or .html), checked before any run."""
+    """The report file to write (.md or .html), checked before any run: its suffix, the folder its
+    missing folders are made in (a folder, writable), nothing in the way of the files beside it."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise UserError(f"cannot write a report to {path}: name a .md or .html file (valid: {', '.join(SUFFIXES)})")
     check_target(path)
+    made = next(p for p in path.absolute().parents if p.exists())     # the folder its missing ones are made in
+    if not made.is_dir() or not os.access(made, os.W_OK):
+        raise UserError(f"cannot write the report {path}: {made} is {'not writable' if made.is_dir() else 'a file'}")
     beside = (path.with_suffix(".json"),) if is_html(path) else (path.with_suffix(".json"), path.with_suffix(""))
     for other in beside:
         if other.is_symlink() or (other == path.with_suffix(".json") and other.is_dir()) or \
@@ -86,10 +93,11 @@ def write_report(report, path: Path) -> Path:
     try:
         links = {}
         for name, fig in report.figures().items():
-            fig.savefig(tmp_dir / f"{name}.png")
+            with open_output(tmp_dir / f"{name}.png", name=figures_dir / f"{name}.png") as f:
+                fig.savefig(f, format="png")
             links[name] = f"{figures_dir.name}/{name}.png"
-        tmp_md.write_text(report.markdown(links), encoding="utf-8")
-        tmp_json.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        _put(tmp_md, report.markdown(links), path)
+        _put(tmp_json, dumps(report.to_dict(), indent=1) + "\n", json_path)
         with _no_interrupt():
             if figures_dir.exists():
                 os.replace(figures_dir, old_dir)
@@ -107,6 +115,12 @@ def write_report(report, path: Path) -> Path:
     return path
 
 
+def _put(tmp: Path, text: str, name: Path) -> None:
+    """``text`` written to the temporary ``tmp``; a full disk names the file it was for, ``name``."""
+    with open_output(tmp, name=name) as f:
+        f.write(text.encode("utf-8"))
+
+
 def _write_page(report, path: Path) -> Path:
     """The HTML page and its JSON, each written in a temporary folder beside them and renamed into place."""
     try:
@@ -116,8 +130,8 @@ def _write_page(report, path: Path) -> Path:
         raise UserError(f"cannot write the report {path}: {err.strerror}") from None
     try:
         page, data = tmp_dir / path.name, tmp_dir / f"{path.stem}.json"
-        page.write_text(report.html(), encoding="utf-8")
-        data.write_text(dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+        _put(page, report.html(), path)
+        _put(data, dumps(report.to_dict(), indent=1) + "\n", path.with_suffix(".json"))
         with _no_interrupt():
             os.replace(data, path.with_suffix(".json"))
             os.replace(page, path)
