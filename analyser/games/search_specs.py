@@ -1,8 +1,9 @@
 """The compiled search players as users name them, the same in every game (analyser.kernels.search).
 
 ``search_policies`` gives a game's catalog its search players: ``pimc`` with ``worlds`` (how many
-worlds a decision draws), ``rollout`` (which of the game's heuristics plays the worlds out) and,
-in a game played in parts, ``horizon`` (the unit's win share or the part's). Their ``context``
+worlds a decision draws) and ``ismcts`` with ``iterations`` and ``c``, each with ``rollout`` (which
+of the game's heuristics plays the worlds out) and, in a game played in parts, ``horizon`` (the
+unit's win share or the part's). Their ``context``
 fills what the engine appends to a search seat's params row (analyser.kernels.search_row): the
 rollout policy's parameter row (its defaults) and the run's rule settings.
 """
@@ -13,7 +14,7 @@ import importlib
 import numpy as np
 
 from analyser.games.policy_specs import MAX_PARAMS, ParamSpec, PolicySpec
-from analyser.kernels.search_row import ROLLOUT_AT, ROW, SETTINGS_AT
+from analyser.kernels.search_row import BUDGET, HORIZON, KIND, ROLLOUT_AT, ROW, SETTINGS_AT, C
 
 MAX_WORLDS = 100_000
 
@@ -28,11 +29,16 @@ class _Context:
         built_in = importlib.import_module(f"{self.package}.dispatch").BUILT_IN
         if tuple(h.function for h in self.heuristics) != tuple(built_in):
             raise ValueError(f"{self.package}: the search's rollout options are not the engine's BUILT_IN, in order")
-        out = np.zeros(ROW - MAX_PARAMS)
-        rollout = self.heuristics[int(seat.values["rollout"])]
-        out[ROLLOUT_AT - MAX_PARAMS: ROLLOUT_AT] = rollout.bind().row()
-        out[SETTINGS_AT - MAX_PARAMS: SETTINGS_AT - MAX_PARAMS + settings.size] = settings
-        return out
+        row = np.zeros(ROW)
+        values = seat.values
+        index = int(values["rollout"])
+        row[ROLLOUT_AT: SETTINGS_AT] = self.heuristics[index].bind().row()
+        row[SETTINGS_AT: SETTINGS_AT + settings.size] = settings
+        row[BUDGET] = values.get("worlds", values.get("iterations"))
+        row[KIND] = index + 1                               # analyser.games.dispatch: 1 + the place in BUILT_IN
+        row[HORIZON] = values.get("horizon", 0)
+        row[C] = values.get("c", 0)
+        return row[MAX_PARAMS:]
 
 
 def search_policies(package: str, heuristics: tuple[PolicySpec, ...], rollout: str,
@@ -41,15 +47,24 @@ def search_policies(package: str, heuristics: tuple[PolicySpec, ...], rollout: s
     worlds are played by one of ``heuristics`` (the game's built-ins, in its BUILT_IN order),
     ``rollout`` by default; ``part``: what the game is played in ("hand", "round"), if anything."""
     names = tuple(h.name for h in heuristics)
-    params = [ParamSpec("worlds", 32, "worlds drawn at each decision; every legal action is played out in each",
-                        low=1, high=MAX_WORLDS, integer=True),
-              ParamSpec("rollout", names.index(rollout), "the heuristic that plays every seat in the worlds",
+    shared = [ParamSpec("rollout", names.index(rollout), "the heuristic that plays every seat in the worlds",
                         options=names)]
     if part:
-        params.append(ParamSpec("horizon", 1, f"a world is played to the end of the unit, or of the {part} "
+        shared.append(ParamSpec("horizon", 1, f"a world is played to the end of the unit, or of the {part} "
                                 "the decision is in (its win share is what the search maximises)",
                                 options=("unit", part)))
-    return (PolicySpec("pimc", f"{package}.search:pimc_policy",
-                       "perfect-information Monte Carlo search: deals worlds consistent with what the seat knows, "
-                       "plays each legal action out in every one with the rollout heuristic, plays the best on "
-                       "average", tuple(params), context=_Context(package, heuristics), search=True),)
+    context = _Context(package, heuristics)
+    return (
+        PolicySpec("pimc", f"{package}.search:pimc_policy",
+                   "perfect-information Monte Carlo search: deals worlds consistent with what the seat knows, "
+                   "plays each legal action out in every one with the rollout heuristic, plays the best on average",
+                   (ParamSpec("worlds", 32, "worlds drawn at each decision; every legal action is played out in each",
+                              low=1, high=MAX_WORLDS, integer=True), *shared), context=context, search=True),
+        PolicySpec("ismcts", f"{package}.search:ismcts_policy",
+                   "information-set Monte Carlo tree search (single observer, Cowling et al. 2012): a fresh "
+                   "world each iteration, one tree over every seat's actions, the most visited action played",
+                   (ParamSpec("iterations", 1000, "iterations at each decision, each one world played out",
+                              low=1, high=MAX_WORLDS * 10, integer=True), *shared,
+                    ParamSpec("c", 0.7, "the exploration constant of UCB1 (results are win shares in 0..1)",
+                              low=0, high=100)), context=context, search=True),
+    )

@@ -35,24 +35,25 @@ from numba.core.errors import NumbaWarning
 from analyser.kernels.jit import inline_kernel
 from analyser.kernels.loops import bind
 from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import keyed_seed_nb, next_u64_nb
+from analyser.kernels.rng import below_nb, keyed_seed_nb, next_u64_nb
 from analyser.kernels.search_row import (
+    BUDGET,
     HORIZON,
-    ROLLOUT,
+    KIND,
     ROLLOUT_AT,
     ROW,
     SEARCHED,
     SETTINGS_AT,
     STEPS,
-    WORLDS,
     WORLDS_DRAWN,
+    C,
 )
 
 POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forced first step
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
-new_state_nb = settled_nb = value_nb = None
+new_state_nb = settled_nb = value_nb = fill_legal_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
 
@@ -61,13 +62,13 @@ def _pimc_body(policies, pb, pv, legal, row):
     """The PIMC decision (the module docstring); ``policies``: PLAYERS times the game's forced_policy."""
     actions = np.empty(MAX_CHOICES, np.int64)
     n = actions_nb(pb, pv, legal, actions)
-    kind = np.int64(row[ROLLOUT]) + 1         # the option's index in the game's BUILT_IN, as a kind
+    kind = np.int64(row[KIND])
     if n == 1:
         return actions[0]
     if n == 0 or not searching_nb(pb):
         return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
     seat = pb["seat"]
-    worlds = np.int64(row[WORLDS])
+    worlds = np.int64(row[BUDGET])
     horizon = np.int64(row[HORIZON])
     settings = np.empty(N_SETTINGS, np.int64)
     for i in range(N_SETTINGS):
@@ -122,6 +123,140 @@ def _pimc_body(policies, pb, pv, legal, row):
     return actions[best]
 
 
+def _ismcts_body(policies, pb, pv, legal, row):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) for the seat to decide:
+    one tree of action sequences from its information set, every seat's actions in it; each
+    iteration draws a fresh world (the game's world_nb), descends the tree by UCB1 among the
+    children whose action is legal in that world (each counted as available, the availability
+    counts standing for the parent's visits), adds one node, plays the rest with the rollout policy
+    and credits every node on the path with the result of the seat that moved into it. The most
+    visited action at the root is played."""
+    actions = np.empty(MAX_CHOICES, np.int64)
+    n = actions_nb(pb, pv, legal, actions)
+    kind = np.int64(row[KIND])
+    if n == 1:
+        return actions[0]
+    if n == 0 or not searching_nb(pb):
+        return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+    iterations = np.int64(row[BUDGET])
+    horizon = np.int64(row[HORIZON])
+    c = row[C]
+    settings = np.empty(N_SETTINGS, np.int64)
+    for i in range(N_SETTINGS):
+        settings[i] = np.int64(row[SETTINGS_AT + i])
+    params = np.zeros((PLAYERS, ROW))
+    for s in range(PLAYERS):
+        params[s, :SETTINGS_AT - ROLLOUT_AT] = row[ROLLOUT_AT:SETTINGS_AT]
+    forced_params = params.copy()
+    kinds = np.full(PLAYERS, kind, np.int64)
+    pointers = np.full(PLAYERS, POINTER, np.int64)
+    streams = np.zeros(PLAYERS, np.int64)
+    size = iterations + 1
+    node_action = np.zeros(size, np.int64)
+    node_player = np.zeros(size, np.int64)
+    node_child = np.full(size, -1, np.int64)         # first child
+    node_next = np.full(size, -1, np.int64)          # next sibling
+    visits = np.zeros(size)
+    avail = np.zeros(size)
+    reward = np.zeros(size)
+    path = np.zeros(size, np.int64)
+    nodes = 1
+    pub, priv, hid, legal_w = new_state_nb()
+    log = np.zeros(0, np.int32)
+    rec = np.zeros(1, RECORD_DTYPE)
+    current = np.zeros((2, PLAYERS))
+    acts = np.empty(MAX_CHOICES, np.int64)
+    start_pub, start_hid = pub.copy(), hid.copy()
+    pub_b, hid_b = pub.view(np.uint8), hid.view(np.uint8)
+    start_pub_b, start_hid_b = start_pub.view(np.uint8), start_hid.view(np.uint8)
+    values = np.zeros(PLAYERS)
+    rng = pv["rng"]
+    memory = pv["memory"]
+    memory[SEARCHED] += 1.0
+    steps = 0
+    for it in range(iterations):
+        reset_nb(pub, priv, hid)
+        if not world_nb(pb, pv, rng, pub, priv, hid):
+            return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+        memory[WORLDS_DRAWN] += 1.0
+        start_pub_b[:] = pub_b
+        start_hid_b[:] = hid_b
+        key = next_u64_nb(rng)
+        wseed = np.int64(key >> np.uint64(1))
+        for s in range(PLAYERS):
+            priv[s]["rng"][0] = keyed_seed_nb(key, s)
+        part = part_nb(pub)
+        node = 0
+        depth = 0
+        over = False
+        expanded = False
+        while not over and not (horizon == 1 and part_nb(pub) != part) and not expanded:
+            mover = pub[0]["seat"]
+            fill_legal_nb(pub[0], priv[mover], legal_w)
+            k = actions_nb(pub[0], priv[mover], legal_w, acts)
+            chosen = acts[0]
+            if k > 1:
+                best = -1
+                best_score = -1.0
+                untried = 0
+                for i in range(k):                    # the actions of this world without a child yet
+                    child = node_child[node]
+                    while child >= 0 and node_action[child] != acts[i]:
+                        child = node_next[child]
+                    if child < 0:
+                        untried += 1
+                    else:
+                        avail[child] += 1.0
+                        score = reward[child] / visits[child] + c * np.sqrt(np.log(avail[child]) / visits[child])
+                        if score > best_score:
+                            best, best_score = child, score
+                if untried > 0 and nodes < size:      # expand one of them, chosen at random
+                    pick = below_nb(rng, untried)
+                    for i in range(k):
+                        child = node_child[node]
+                        while child >= 0 and node_action[child] != acts[i]:
+                            child = node_next[child]
+                        if child < 0:
+                            if pick == 0:
+                                chosen = acts[i]
+                                break
+                            pick -= 1
+                    best = nodes
+                    nodes += 1
+                    node_action[best] = chosen
+                    node_player[best] = mover
+                    node_next[best] = node_child[node]
+                    node_child[node] = best
+                    avail[best] = 1.0
+                    expanded = True
+                chosen = node_action[best]
+                node = best
+                path[depth] = node
+                depth += 1
+            forced_params[mover, 0] = chosen
+            over = step_nb(wseed, it, settings, streams, policies, pointers, forced_params, pub, priv, hid, legal_w,
+                           log)
+            steps += 1
+        while not over and not (horizon == 1 and part_nb(pub) != part):
+            over = step_nb(wseed, it, settings, streams, policies, kinds, params, pub, priv, hid, legal_w, log)
+            steps += 1
+        for s in range(PLAYERS):
+            values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current)
+        for d in range(depth):
+            node = path[d]
+            visits[node] += 1.0
+            reward[node] += values[node_player[node]]
+    memory[STEPS] += steps
+    best = -1
+    child = node_child[0]
+    while child >= 0:
+        if best < 0 or visits[child] > visits[best] or (visits[child] == visits[best]
+                                                        and node_action[child] < node_action[best]):
+            best = child
+        child = node_next[child]
+    return node_action[best] if best >= 0 else actions[0]
+
+
 def _part_settled(pub, seat, part, horizon):
     """Whether a world's value for the deciding seat is known before the unit ends: with
     ``horizon`` 1, once the part the decision was in is over."""
@@ -137,43 +272,47 @@ def _part_value(start_pub, start_hid, pub, hid, seat, horizon, rec, current):
     return rec["win"][seat]
 
 
-# The policy itself: the body called with PLAYERS times the game's forced_policy, a tuple written
+# A policy itself: its body called with PLAYERS times the game's forced_policy, a tuple written
 # out (numba builds a tuple of functions only from a literal, and caches it only then), one per
 # seat count a game can have at most.
-def _pimc2(pb, pv, legal, row):
-    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
-    return pimc_body_nb((FORCED, FORCED), pb, pv, legal, row)
+def _search2(pb, pv, legal, row):
+    """A compiled search player (analyser.kernels.search)."""
+    return body_nb((FORCED, FORCED), pb, pv, legal, row)
 
 
-def _pimc4(pb, pv, legal, row):
-    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
-    return pimc_body_nb((FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
+def _search4(pb, pv, legal, row):
+    """A compiled search player (analyser.kernels.search)."""
+    return body_nb((FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
 
 
-def _pimc6(pb, pv, legal, row):
-    """PIMC (analyser.kernels.search): the seat's action from worlds played out."""
-    return pimc_body_nb((FORCED, FORCED, FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
+def _search6(pb, pv, legal, row):
+    """A compiled search player (analyser.kernels.search)."""
+    return body_nb((FORCED, FORCED, FORCED, FORCED, FORCED, FORCED), pb, pv, legal, row)
 
 
-_PIMC = {2: _pimc2, 4: _pimc4, 6: _pimc6}
-pimc_body_nb = None
+_WRAPPERS = {2: _search2, 4: _search4, 6: _search6}
+body_nb = None
 
 
-def pimc_policy(owner: str, policy_signature, policies_t, **hooks):
-    """A game's ``pimc_policy`` of its ``policy_signature`` (its POLICY_SIG; ``policies_t``: its
-    POLICIES_T), compiled now: ``hooks`` are its search module's and rules' functions and constants
-    (actions_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb, current_nb, part_nb,
-    new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS, N_SETTINGS, MAX_CHOICES), and
-    optionally ``settled_nb(pub, seat, part, horizon)`` and ``value_nb(start_pub, start_hid, pub, hid,
-    seat, horizon, rec, current)``: when a world's value for the seat is known, and what it is (by
-    default the part's or the unit's win share, _part_settled and _part_value)."""
+def search_policies(owner: str, policy_signature, policies_t, **hooks):
+    """A game's ``(pimc_policy, ismcts_policy)`` of its ``policy_signature`` (its POLICY_SIG;
+    ``policies_t``: its POLICIES_T), compiled now: ``hooks`` are its search module's and rules'
+    functions and constants (actions_nb, fill_legal_nb, world_nb, searching_nb, fallback_nb, step_nb,
+    record_nb, current_nb, part_nb, new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE,
+    PLAYERS, N_SETTINGS, MAX_CHOICES), and optionally ``settled_nb(pub, seat, part, horizon)`` and
+    ``value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current)``: when a world's value
+    for the seat is known, and what it is (by default the part's or the unit's win share,
+    _part_settled and _part_value)."""
     for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):
         if name not in hooks:
             games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
             hooks[name] = inline_kernel(bind(template, owner, **games))
     body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
-    body = njit(body_signature, cache=True)(bind(_pimc_body, owner, **hooks))
-    template = _PIMC[hooks["PLAYERS"]]
-    with warnings.catch_warnings():     # the tuple's function constants keep this small wrapper out of the
-        warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)    # disk cache
-        return njit(policy_signature, cache=True)(bind(template, owner, pimc_body_nb=body, FORCED=hooks["FORCED"]))
+    wrapper = _WRAPPERS[hooks["PLAYERS"]]
+    out = []
+    for template in (_pimc_body, _ismcts_body):
+        body = njit(body_signature, cache=True)(bind(template, owner, **hooks))
+        with warnings.catch_warnings():     # the tuple's function constants keep this small wrapper out of
+            warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)  # the disk cache
+            out.append(njit(policy_signature, cache=True)(bind(wrapper, owner, body_nb=body, FORCED=hooks["FORCED"])))
+    return tuple(out)

@@ -20,16 +20,17 @@ from __future__ import annotations
 import numpy as np
 
 from analyser.games.olenon import SETTINGS
-from analyser.games.olenon.constants import ACTION, COPIES, N_VALUES, PLAYERS, SET_ASIDE
+from analyser.games.olenon.constants import ACTION, COPIES, LEGAL_SIZE, N_VALUES, PLAYERS, SET_ASIDE
 from analyser.games.olenon.dispatch import decide_nb
 from analyser.games.olenon.engine import RECORD_DTYPE, record_nb
 from analyser.games.olenon.playouts import current_nb, forced_policy, part_nb
-from analyser.games.olenon.rules import step_nb
+from analyser.games.olenon.rules import legal_mask_nb, step_nb
 from analyser.games.olenon.state import POLICIES_T, POLICY_SIG, new_state_nb
+from analyser.kernels.bits import mark_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import pimc_policy
+from analyser.kernels.search import search_policies
 
 # The puts of one decision: on an empty table at most 4 counts of each of 7 values; on a table
 # with cards at most 3 additions, 6 replaces and the pass.
@@ -119,6 +120,12 @@ def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
 
 
 @inline_kernel
+def fill_legal_nb(pb, pv, legal):
+    """The seat's legal puts and the pass, as the rules mark them before asking a pointer policy."""
+    mark_nb(legal, legal_mask_nb(pb, pv["hand"]), LEGAL_SIZE // 8)
+
+
+@inline_kernel
 def searching_nb(pb):
     """Every decision of Olenon is searched."""
     return True
@@ -130,9 +137,10 @@ def fallback_nb(kind, policies, pb, pv, legal, row):
     return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
 
 
-pimc_policy = pimc_policy(
+pimc_policy, ismcts_policy = search_policies(
     __file__, POLICY_SIG, POLICIES_T,
-    actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
+    fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTINGS),
     MAX_CHOICES=MAX_CHOICES)

@@ -24,13 +24,13 @@ from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CA
 from analyser.games.palace.dispatch import decide_nb
 from analyser.games.palace.engine import RECORD_DTYPE, record_nb
 from analyser.games.palace.playouts import forced_policy
-from analyser.games.palace.rules import add_to_hand_nb, step_nb
-from analyser.games.palace.state import POLICIES_T, POLICY_SIG, new_state_nb
+from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb, step_nb
+from analyser.games.palace.state import POLICIES_T, POLICY_SIG, legal_words_nb, new_state_nb
 from analyser.kernels.bits import BIT, NONE, count_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import pimc_policy
+from analyser.kernels.search import search_policies
 
 MAX_CHOICES = ACTION.SWAP          # plays, the pickup and the face-down cards
 N_SETTINGS = len(SETTINGS)
@@ -45,6 +45,12 @@ def actions_nb(pb, pv, legal, out):
             out[n] = a
             n += 1
     return n
+
+
+@inline_kernel
+def fill_legal_nb(pb, pv, legal):
+    """The seat's legal plays, pickup and face-down cards, as the rules mark them before asking it."""
+    fill_play_legal_nb(pb, pv, pb["seat"], legal, legal_words_nb(legal))
 
 
 @inline_kernel
@@ -159,9 +165,10 @@ def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
     return found
 
 
-pimc_policy = pimc_policy(
+pimc_policy, ismcts_policy = search_policies(
     __file__, POLICY_SIG, POLICIES_T,
-    actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
+    fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=None, part_nb=part_nb, settled_nb=settled_nb,
     value_nb=value_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=N_SETTINGS,
