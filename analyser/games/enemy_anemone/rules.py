@@ -18,6 +18,7 @@ from analyser.games.enemy_anemone.constants import (
     DECKS,
     EVENT,
     MAX_PLAYERS,
+    N_SUITS,
     N_TOKENS,
     POINTS,
     RANK_OF,
@@ -86,6 +87,8 @@ def start_hand_nb(seed, unit, streams, pub, priv, hid, log):
         pb["won_points"][s] = 0
         pb["hand_len"][s] = 0
         pb["discards"][s] = 0
+        for u in range(N_SUITS):
+            pb["voided"][s, u] = 0
     deck = hd["deck"]
     n = deck_nb(players, deck)
     shuffle_nb(hd["rng"], deck[:n])
@@ -159,6 +162,8 @@ def draw_nb(pb, priv, hd, log):
             priv[seat]["hand"] |= BIT[c]
             pb["hand_len"][seat] += 1
             log_value_nb(log, head, c)
+            for u in range(N_SUITS):            # the voids it showed may hold no more
+                pb["voided"][seat, u] = 0
 
 
 @inline_kernel
@@ -251,11 +256,16 @@ def play_card_nb(pb, pv, hd, seat, card, k1, k2, log):
 
 @inline_kernel
 def discard_nb(pb, pv, hd, seat, card, log):
-    """Face down into the seat's own score pile; not part of the trick."""
+    """Face down into the seat's own score pile; not part of the trick. Every player sees that
+    the seat holds no card of the suits missing from the trick (pb["voided"], kept here)."""
     pv["hand"] &= ~BIT[card]
     pv["discarded"] |= BIT[card]
     pb["hand_len"][seat] -= 1
     pb["discards"][seat] += 1
+    suits = 4 if pb["players"] == 2 else pb["players"]
+    for u in range(suits):
+        if pb["voided"][seat, u] == 0 and pb["trick_mask"] & SUIT_MASK[u] == NONE:
+            pb["voided"][seat, u] = pb["discards"][seat]
     hd["discards"][seat] += 1
     if log.size > 0:
         head = log_event_nb(log, EVENT.DISCARD, pb["hand"], seat, 0, 0)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
-from analyser.games.enemy_anemone.constants import DRAW_PILE, MAX_HANDS, MAX_PLAYERS, MAX_TRICK, N_CARDS
+from analyser.games.enemy_anemone.constants import DRAW_PILE, MAX_HANDS, MAX_PLAYERS, MAX_TRICK, N_CARDS, N_SUITS
 from analyser.games.enemy_anemone.records import COUNTERS
 from analyser.kernels.signatures import state_types
 
@@ -57,6 +57,12 @@ PUBLIC_DTYPE = np.dtype([
     ("won_points", np.int16, (P,)),     # their points
     ("totals", np.int16, (P,)),         # match totals of the hands scored so far
     ("hand_score", np.int16, (P, MAX_HANDS)),
+    # What the discards showed (the rule book, "A trick": a seat discards only holding no suit of the
+    # deck missing from the trick): voided[s, u] is seat s's discard count this hand at the discard
+    # that first showed it held no card of suit u (1: its first discard), 0 while none has. At 3-6
+    # players that holds to the hand's end; at 2 a seat's row is cleared when it draws (the draw may
+    # bring the suit back), so it keeps only the voids shown since the seat's last draw.
+    ("voided", np.int8, (P, N_SUITS)),
 ], align=True)
 
 MEMORY = 8          # slots of a policy's scratch memory (zero at the start of the match)
