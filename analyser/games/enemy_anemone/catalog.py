@@ -5,6 +5,7 @@ tuned: min_points=3 keeps tokens for tricks worth more than a lone pair of
 plain cards; late_tricks=1 spends what is left on the match's last trick,
 where tokens only break ties."""
 from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.search_specs import search_policies
 
 _FNS = "analyser.games.enemy_anemone.policies:"
 
@@ -39,3 +40,4 @@ POLICIES = (
                 _MIN_POINTS,
                 _MIN_TOKENS)),
 )
+POLICIES += search_policies("analyser.games.enemy_anemone", POLICIES, "timing", part="hand")

@@ -32,12 +32,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyser.games.enemy_anemone import SETTINGS
 from analyser.games.enemy_anemone.constants import ACTION, DECK_SIZE, DECKS, MAX_PLAYERS, N_RANKS, N_SUITS, SUIT_MASK
-from analyser.games.enemy_anemone.state import new_state_nb
-from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb
+from analyser.games.enemy_anemone.dispatch import decide_nb
+from analyser.games.enemy_anemone.engine import RECORD_DTYPE, record_nb
+from analyser.games.enemy_anemone.playouts import current_nb, forced_policy, part_nb
+from analyser.games.enemy_anemone.rules import step_nb
+from analyser.games.enemy_anemone.state import POLICIES_T, POLICY_SIG, new_state_nb
+from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb, mark_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import next_u64_nb, shuffle_from_nb, shuffle_nb, stream_seed_nb
+from analyser.kernels.search import search_policies
 
 # A hand's cards (10 at most) times the token combinations: k1 + k2 <= 9 tokens, (k1 + 1)(k2 + 1) <= 30.
 MAX_CHOICES = N_RANKS * 30
@@ -218,3 +224,30 @@ def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
             hids[found] = hid[0]
             found += 1
     return found
+
+
+@inline_kernel
+def fill_legal_nb(pb, pv, legal):
+    """The seat's legal cards, as the engine marks them before asking a pointer policy."""
+    mark_nb(legal, pv["legal"], 8)
+
+
+@inline_kernel
+def searching_nb(pb):
+    """Every decision of Enemy Anemone is searched."""
+    return True
+
+
+@inline_kernel
+def fallback_nb(kind, policies, pb, pv, legal, row):
+    """The rollout policy's action (no world found within MAX_TRIES)."""
+    return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row, pv["legal"])
+
+
+pimc_policy, ismcts_policy = search_policies(
+    __file__, POLICY_SIG, POLICIES_T,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
+    fallback_nb=fallback_nb,
+    step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=len(SETTINGS),
+    MAX_CHOICES=MAX_CHOICES)

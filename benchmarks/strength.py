@@ -1,0 +1,62 @@
+"""How strong the compiled search players are; prints Markdown rows for RESULTS.md.
+
+    .venv/bin/python benchmarks/strength.py GAME [--deals 400] [--seed 1] [--ladder 4,8,16,32]
+
+Each line is ``analyser.compare`` (duplicate deals, every arrangement of the seats, so seats are
+rotated and the deal's luck is shared): A's advantage in win share over B in points, with its
+paired 95% interval, on the game's default player count:
+
+- PIMC at its defaults against each built-in heuristic (the best of them is the bar);
+- ISMCTS at its defaults against PIMC;
+- the budget ladder: PIMC at 2B worlds against B worlds, rung by rung, until a rung's interval
+  covers 0.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import analyser
+from analyser.games.registry import get_game
+from machine import machine_line
+
+
+def row(game, a: str, b: str, deals: int, seed: int) -> tuple[str, float, float]:
+    t = time.perf_counter()
+    result = analyser.compare(game, [a, b], deals=deals, seed=seed, progress=False)
+    win = result.summary.set_index("quantity").loc["win share difference"]
+    line = (f"| {game} | `{a}` | `{b}` | {deals:,} | {100 * win['estimate']:+.2f} "
+            f"[{100 * win['ci_low']:+.2f}, {100 * win['ci_high']:+.2f}] | {time.perf_counter() - t:,.0f} s |")
+    return line, win["ci_low"], win["ci_high"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ladder", default="4,8,16,32")
+    parser.add_argument("--skip", default="", help="comma-separated parts to leave out: heuristics,ismcts,ladder")
+    args = parser.parse_args()
+    game = get_game(args.game)
+    skip = set(filter(None, args.skip.split(",")))
+    print(machine_line())
+    print(f"\n{game.title}, {game.default_players} players, {args.deals:,} deals x every arrangement, seed {args.seed}\n")
+    print("| game | A | B | deals | A - B, points of win share [95% CI] | time |")
+    print("|---|---|---|---:|---:|---:|")
+    if "heuristics" not in skip:
+        for heuristic in game.heuristics:
+            print(row(game.name, "pimc", heuristic.name, args.deals, args.seed)[0], flush=True)
+    if "ismcts" not in skip:
+        print(row(game.name, "ismcts", "pimc", args.deals, args.seed)[0], flush=True)
+    if "ladder" not in skip:
+        rungs = [int(b) for b in args.ladder.split(",")]
+        for b in rungs:
+            line, low, high = row(game.name, f"pimc:worlds={2 * b}", f"pimc:worlds={b}", args.deals, args.seed)
+            print(line, flush=True)
+            if low <= 0 <= high:
+                break
+
+
+if __name__ == "__main__":
+    main()
