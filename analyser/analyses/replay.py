@@ -91,7 +91,8 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         "layout": _layout(places, view.seat_places, config.players),
         "cards": {str(c): view.card(c) for c in deck}, "red": [str(c) for c in deck if view.red(c)],
         "actions": {str(a): kit.action_text(a) for a in order}, "action_order": order,
-        "length": steps(kit, len(history) - 1), "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
+        "length": steps(kit, len(history) - 1), "log": text,
+        "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
         "steps": [_step(i, decisions, statuses) | ({"r": valued[i]} if i in valued else {})
                   for i in range(len(history))],
         "lines": _log_lines(view, played.events, text, len(history)),
