@@ -76,8 +76,7 @@ def rollout(
     interval is for the difference from that picked action (as review's cost).
 
     Each action is played on the same worlds: the cards the seat cannot see dealt anew among those
-    consistent with what it knows, then the line-up plays on. Example: `analyser rollout palace --seed 1
-    --deal 0 --step 20`.
+    consistent with what it knows, then the line-up plays on.
     """
     from analyser.analyses.rollout import rollout as run_rollout
     from analyser.errors import UserError

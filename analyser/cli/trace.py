@@ -41,9 +41,7 @@ def trace(
 
     It is exactly the unit that `simulate` played with that index, seed and --unit. The text ends with how to
     roll out a decision: `analyser rollout GAME --list` (with this trace's line-up) gives each decision's step K,
-    the position after K of the numbered moves, whose decision makes move K + 1.
-
-    Example: `analyser trace palace --seed 1 --deal 17`."""
+    the position after K of the numbered moves, whose decision makes move K + 1."""
     from analyser.analyses.trace import trace as run_trace
     from analyser.engine.config import MAX_INDEX, whole_number
     from analyser.games.registry import get_game, parse_rule_args

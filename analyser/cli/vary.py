@@ -19,7 +19,7 @@ DEALS_HELP = (
 def vary(
     game: common.GameArg,
     setting: Annotated[str, typer.Option(
-        "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
+        "--setting", metavar="NAME[=V,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
              "e.g. talk=none,open or hands=2,4.")],
     out: common.out_option("the table and the configuration") = None,

@@ -180,7 +180,8 @@ def policies_verdict(summary: dict) -> str:
         ahead = shown is not best
         text += ((f" (the reference, Elo 0{_alike(one - {ref})}), {shown['policy']} the runner-up" if ahead else "")
                  + f" (Elo {shown['elo']:+.0f} [{shown['elo_ci_low']:+.0f}, {shown['elo_ci_high']:+.0f}] relative "
-                   f"to {ref}) and {worst['policy']} last (Elo {worst['elo']:+.0f})")
+                   f"to {ref})" + ("" if worst["policy"] == shown["policy"] else
+                                   f" and {worst['policy']} last (Elo {worst['elo']:+.0f})"))
     eq = summary.get("equilibrium")
     if eq is not None and len(eq):
         mix = eq[eq["weight"] > 0.005].sort_values("weight", ascending=False)
