@@ -128,6 +128,18 @@ def test_policies_names_the_default():
     assert r.exit_code == 0 and "default saver" in r.stdout
 
 
+def test_policies_shows_each_parameter_s_range():
+    """The README says `policies` lists ranges: it showed defaults only."""
+    from analyser.games.registry import get_game
+
+    r = runner.invoke(app, ["policies", "palace"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0 and "range" in r.stdout
+    pickup = get_game("palace").policy_map["pickup"]
+    for param in pickup.params:
+        row = next(line for line in r.stdout.splitlines() if f" {param.name} " in line)
+        assert f"{param.low:g}..{param.high:g}" in row, row
+
+
 def test_count_aliases_are_one_option():
     r = runner.invoke(app, ["simulate", "palace", "--count", "5", "--deals", "6"])
     assert r.exit_code == 2 and "--deals and --count are one option" in r.stderr
