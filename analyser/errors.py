@@ -67,3 +67,14 @@ ABORT_LIMIT = 0.01
 
 def choices(values) -> str:
     return ", ".join(str(v) for v in values)
+
+
+def counted(n: int, noun: str, many: str | None = None) -> str:
+    """``n`` and its noun, singular for one: "1 legal action", "2 legal actions", "1,000 matches"
+    (``many``: a plural that is not the noun with -s or -es). Every count a line prints goes through it."""
+    if n == 1:
+        return f"1 {noun}"
+    if many is None:
+        many = (noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else
+                noun + ("es" if noun.endswith(("ch", "sh", "s", "x")) else "s"))
+    return f"{n:,} {many}"

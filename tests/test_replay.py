@@ -71,10 +71,11 @@ def positions(game):
 def test_seat_views_hold_only_what_the_seat_sees_or_knows(pages, game):
     data = pages[game][0].data
     history, kit = positions(game)
+    view = get_game(game).view()                                 # a stock is shown top first (view.shown)
     everything = states(data["views"]["all"])
     assert len(everything) == len(history) == len(data["steps"]) == len(data["lines"])
     for step, position in enumerate(history):
-        assert everything[step] == [position.locations()[n] for n in data["places"]]
+        assert everything[step] == [view.shown(n, position.locations()[n]) for n in data["places"]]
         d = data["steps"][step].get("d")
         assert (d is None) == (position.decision(forced=True) is None)
         if d:
@@ -236,7 +237,7 @@ def test_a_rollout_shows_at_its_step(tmp_path, browser):
     import analyser
     from analyser.errors import UserError
 
-    r = analyser.rollout("palace", seed=1, step=20, trials=50)
+    r = analyser.rollout("palace", seed=1, step=19, trials=50)
     saved = r.save(tmp_path / "r.parquet")
     page = replay("palace", seed=1, deal=0, rollouts=[saved])
     shown = page.data["steps"][19]["r"]

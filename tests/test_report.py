@@ -352,3 +352,93 @@ def test_two_outs_write_markdown_and_html_from_one_run(tmp_path):
     assert f"wrote {md}" in result.stderr and f"wrote {page}" in result.stderr
     assert (tmp_path / "p" / "seats.png").is_file() and (tmp_path / "p.json").is_file()
     assert f"--out {md} --out {page}" in md.read_text() and "<html" in page.read_text()
+
+
+def sentences(markdown: str) -> list[str]:
+    """The prose of a report, a sentence at a time: code blocks, tables, figures, markup and the
+    name=value settings (lists of names that repeat by design) left out."""
+    import re
+
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)|<[^>]+>|\S+=\S+", " ", text)
+    out = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("|"):
+            continue
+        line = " ".join(re.sub(r"[*_`#]", "", line).split()).lstrip("- ")
+        out += [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(])", line) if s]
+    return out
+
+
+def joined(sentence: str) -> list[str]:
+    """What makes a sentence read as two run together: three or more colons outside brackets in one
+    clause (between semicolons or dots of a list: a clause hung on a clause hung on a clause), four
+    words said twice, a word doubled, a lower-case start."""
+    import re
+
+    depth, flat = 0, []
+    for ch in sentence:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        flat.append(ch if depth == 0 else " ")
+    flat = "".join(flat)
+    words = re.findall(r"[a-z]+", flat.lower())
+    grams = [" ".join(words[i: i + 4]) for i in range(len(words) - 3)]
+    chained = any(clause.count(": ") > 2 for clause in re.split(r"[;·]", flat))
+    return ((["a chain of colons"] if chained else [])
+            + [f"'{g}' twice" for g in sorted({g for g in grams if grams.count(g) > 1})]
+            + (["a doubled word"] if re.search(r"\b(\w+) \1\b", sentence, re.I) else [])
+            + (["a lower-case start"] if sentence[:1].islower() else []))
+
+
+def test_joined_sentences_are_found():
+    assert joined("Fit: BT: the ratings do NOT fit: the model does not fit.") == ["a chain of colons"]
+    assert joined("The ratings do not fit the results because the ratings do not fit.") == [
+        "'ratings do not fit' twice", "'the ratings do not' twice"]
+    assert joined("Seat 0 (in Palace: a: b: c) wins.") == []
+    assert joined("By count 2: -4.0; 3: +1.0; 4: -0.3 · seed: 1.") == []
+
+
+def test_no_sentence_of_any_section_reads_as_two_joined(palace):
+    """Every section's verdict, tables' words and method, as written, and again with ratings that do
+    not fit (the policies section's other branch: its fit line and verdict)."""
+    from analyser.stats.ratings import fit_quality
+
+    r, _ = palace
+    part = r.parts["policies"]
+    kept = part.get("fit")
+    try:
+        texts = [r.markdown()]
+        part["fit"] = fit_quality("Bradley-Terry (binomial GLM, logit link, statsmodels)", 3000.0, 3)
+        summary = {**part, "fit": part["fit"]}
+        texts += [r.markdown(), verdicts.policies_verdict(summary)]
+    finally:
+        part["fit"] = kept
+    bad = {s: joined(s) for text in texts for s in sentences(text) if joined(s)}
+    assert not bad, bad
+
+
+def test_a_policy_declared_the_reference_s_twin_gets_no_elo_of_its_own():
+    """Spite & Malice's builder and patient are one policy: the verdict said "patient the runner-up
+    (Elo +0 [+0, +0] relative to builder)"; it names the first policy with a rating of its own."""
+    import pandas as pd
+
+    ratings = pd.DataFrame({"policy": ["builder", "patient", "random"], "elo": [0.0, 0.0, -300.0],
+                            "elo_ci_low": [0.0, 0.0, -320.0], "elo_ci_high": [0.0, 0.0, -280.0]})
+    summary = {"ratings": ratings, "model": {"reference": "builder"}, "same": [("builder", "patient")],
+               "duel": None, "fit": {"fits": True}}
+    text = verdicts.policies_verdict(summary)
+    assert "+0 [+0, +0]" not in text
+    assert ("put builder first (the reference, Elo 0, as is patient, one policy with it), random the runner-up "
+            "(Elo -300 [-320, -280] relative to builder).") in text
+    summary["ratings"] = ratings.iloc[:2]
+    assert "every policy here is one with it" in verdicts.policies_verdict(summary)
+
+
+def test_the_seat_test_s_method_is_the_game_s_own():
+    """The Olenon report's method said "(in Palace, for one, exactly one seat loses)"."""
+    from analyser.analyses.report import sections
+
+    for what in ("seat", "team"):
+        text = sections.TEST_TEXT.format(what=what)
+        assert "Palace" not in text and f"between the {what}s of one unit" in text

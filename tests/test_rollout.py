@@ -20,7 +20,7 @@ def winning_position(players=2, seeds=range(300)):
     pickup can lose)."""
     for seed in seeds:
         history, _, _ = position_at(RunConfig.build("palace", players=players, deals=1, seed=seed), None)
-        for step, position in enumerate(history, start=1):
+        for step, position in enumerate(history):
             decision = position.decision()
             if decision is None:
                 continue
@@ -50,11 +50,11 @@ def test_the_action_that_wins_at_once_is_ranked_first():
 
 
 def test_more_trials_extend_a_rollout_and_the_same_trial_repeats():
-    few = rollout("palace", seed=1, step=20, trials=300)
-    more = rollout("palace", seed=1, step=20, trials=2100)        # past one batch of worlds
+    few = rollout("palace", seed=1, step=19, trials=300)
+    more = rollout("palace", seed=1, step=19, trials=2100)        # past one batch of worlds
     assert np.array_equal(more.wins[:300], few.wins)
-    assert not np.array_equal(rollout("palace", seed=1, step=20, trials=300, rollout_seed=1).wins, few.wins)
-    assert np.array_equal(rollout("palace", seed=1, step=20, trials=300, threads=1).wins, few.wins)
+    assert not np.array_equal(rollout("palace", seed=1, step=19, trials=300, rollout_seed=1).wins, few.wins)
+    assert np.array_equal(rollout("palace", seed=1, step=19, trials=300, threads=1).wins, few.wins)
 
 
 def test_actions_are_compared_on_common_worlds():
@@ -62,7 +62,7 @@ def test_actions_are_compared_on_common_worlds():
     be told apart; here: an action's paired difference with itself is exactly zero, and the paired
     interval of close actions is narrower than the independent one on as many worlds (the difference is
     measured on the odd half of them)."""
-    r = rollout("palace", seed=1, step=20, trials=600)
+    r = rollout("palace", seed=1, step=19, trials=600)
     best = r.table.iloc[0]
     assert best["diff"] == best["diff_ci_low"] == best["diff_ci_high"] == 0 and best["best"]
     second = r.table.iloc[1]
@@ -97,11 +97,11 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--step", "5000"], "has 84 actions, so no step 5000"),
-    (["--step", "20", "--seat", "2"], "seat 2 is not to move before action 20; seat 0 is"),
-    (["--step", "20", "--seat", "7"], "the seat must be from 0 to 3, not 7"),
-    (["--step", "0"], "the step must be from 1"),
-    (["--step", "20", "--trials", "0"], "the trials must be from 1"),
+    (["--step", "5000"], "game 0 of seed 1 ends at step 84 (after 84 turns), so there is no step 5000"),
+    (["--step", "19", "--seat", "2"], "seat 2 is not to move at step 19; seat 0 is"),
+    (["--step", "19", "--seat", "7"], "the seat must be from 0 to 3, not 7"),
+    (["--step", "-1"], "the step must be from 0"),
+    (["--step", "19", "--trials", "0"], "the trials must be from 1"),
 ])
 def test_bad_positions_get_one_line_and_exit_2(args, words):
     r = runner.invoke(app, ["rollout", "palace", "--seed", "1", *args])
@@ -110,32 +110,33 @@ def test_bad_positions_get_one_line_and_exit_2(args, words):
 
 def test_a_forced_move_reports_one_action_and_the_end_is_refused():
     history, kit, _ = position_at(RunConfig.build("palace", players=4, deals=1, seed=1), None)
-    forced = next(k for k, p in enumerate(history, start=1) if p.decision() is None and p.decision(forced=True))
+    forced = next(k for k, p in enumerate(history) if p.decision() is None and p.decision(forced=True))
     r = rollout("palace", seed=1, step=forced, trials=50)
     assert len(r.table) == 1 and r.table.iloc[0]["played"] and "forced move" in r.meta["forced"]
     cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", str(forced), "--trials", "20"])
     assert cli.exit_code == 0 and "a forced move" in cli.output
-    with pytest.raises(UserError, match="no seat is to move before action 85: the game is over"):
-        rollout("palace", seed=1, step=len(history), trials=10)
+    with pytest.raises(UserError, match="no seat is to move at step 84: the game is over"):
+        rollout("palace", seed=1, step=len(history) - 1, trials=10)
 
 
 def test_the_cli_prints_the_table_and_what_the_played_action_cost():
-    r = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "300"])
+    r = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "19", "--trials", "300"])
     assert r.exit_code == 0, r.output
-    assert "pick up the pile" in r.output and "played" in r.output and "The policy played play 1 x J" in r.output
+    assert "pick up the pile" in r.output and "played" in r.output
+    assert "The seat's policy chose 'play one Jack'" in r.output
 
 
 def test_the_stopping_rules_do_what_they_say():
-    dropped = rollout("palace", seed=1, step=20, trials=2248, drop=True)          # a second batch of 200
+    dropped = rollout("palace", seed=1, step=19, trials=2248, drop=True)          # a second batch of 200
     assert dropped.table.iloc[0]["dropped_at"] == 0 and dropped.table.iloc[0]["trials"] == 2248
     pickup = dropped.table[dropped.table["action"] == "pick up the pile"].iloc[0]
     assert pickup["dropped_at"] == 2048 and pickup["trials"] == 2048 and pickup["diff_ci_high"] < 0
     assert "3 standard errors" in dropped.meta["stopping"]
-    precise = rollout("palace", seed=1, step=20, precision=0.02)
+    precise = rollout("palace", seed=1, step=19, precision=0.02)
     half = 1.959963984540054 * precise.table["win_se"]
     assert (half <= 0.02).all() and precise.meta["trials"] % 2048 == 0
     assert "half-width of 0.02" in precise.meta["stopping"]
-    top = rollout("palace", seed=1, step=20, trials=2148, top=2)
+    top = rollout("palace", seed=1, step=19, trials=2148, top=2)
     assert (top.table["trials"] == 2148).sum() == 2 and (top.table["dropped_at"] == 2048).sum() == 2
 
 
@@ -180,9 +181,9 @@ def test_a_review_rolls_out_each_decision_as_rollout_does():
 def test_rollouts_and_reviews_are_results_files(tmp_path):
     from analyser.analyses.show import load
 
-    r = rollout("palace", seed=1, step=20, trials=200)
+    r = rollout("palace", seed=1, step=19, trials=200)
     back = load(r.save(tmp_path / "r.parquet"))
-    assert back.table.equals(r.table) and back.meta["step"] == 20 and back.wins is None
+    assert back.table.equals(r.table) and back.meta["step"] == 19 and back.wins is None
     shown = runner.invoke(app, ["show", str(tmp_path / "r.parquet")])
     assert shown.exit_code == 0 and "pick up the pile" in shown.output
     drawn = runner.invoke(app, ["plot", str(tmp_path / "r.parquet"), "--out", str(tmp_path / "r.png")])
@@ -201,7 +202,7 @@ def test_the_next_draw_is_spread_evenly_over_the_trials():
     from analyser.analyses.rollout import first_draws, knowledge_of
     from analyser.games.worlds import WorldSampler
 
-    history, kit, runner = position_at(RunConfig.build("palace", players=4, deals=1, seed=1), 20)
+    history, kit, runner = position_at(RunConfig.build("palace", players=4, deals=1, seed=1), 19)
     _, _, knowledge = knowledge_of(history, 0, kit, runner)
     spread = first_draws(WorldSampler(history[-1], knowledge), kit, 0, 20)
     name, index, _ = spread(0)
@@ -217,22 +218,22 @@ def test_the_list_gives_each_decisions_step_and_trace_points_to_it():
     from analyser.analyses.rollout import decisions
 
     frame = decisions("palace", seed=1)
-    row = frame.set_index("step").loc[20]
-    assert row["seat"] == 0 and row["choices"] == 4 and row["played"] == "play 1 x J"
+    row = frame.set_index("step").loc[19]
+    assert row["seat"] == 0 and row["choices"] == 4 and row["played"] == "play one Jack"
     listed = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--list", "--format", "csv"])
-    assert listed.exit_code == 0 and "20,0,4,play 1 x J" in listed.stdout
+    assert listed.exit_code == 0 and "19,0,4,play one Jack" in listed.stdout
     traced = runner.invoke(app, ["trace", "palace", "--seed", "1"])
     assert "analyser rollout palace --seed 1 --deal 0 --list" in traced.stdout
     assert "   20. seat 0 " in traced.stdout and "plays JH" in traced.stdout.split("   20. ")[1].splitlines()[0]
 
 
 def test_open_cards_plays_the_true_position_and_says_it_overstates():
-    honest = rollout("palace", seed=1, step=20, trials=200)
-    seen = rollout("palace", seed=1, step=20, trials=200, open_cards=True)
+    honest = rollout("palace", seed=1, step=19, trials=200)
+    seen = rollout("palace", seed=1, step=19, trials=200, open_cards=True)
     assert "OPEN CARDS" in seen.meta["sampler"] and "overstates" in seen.meta["sampler"]
     assert "OPEN CARDS" not in honest.meta["sampler"]
     assert seen.wins.std(axis=0).max() == 0        # saver draws nothing: the true position plays the same way
-    cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "50", "--open-cards"])
+    cli = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "19", "--trials", "50", "--open-cards"])
     assert cli.exit_code == 0 and "OPEN CARDS" in cli.output
 
 
@@ -242,9 +243,9 @@ def test_aborted_play_outs_are_counted_as_lost_and_said():
     from analyser.errors import AbortedUnits
 
     with pytest.warns(AbortedUnits, match="play-outs .* each counts as no win"):
-        r = rollout("palace", seed=1, step=20, trials=50, rules={"max_actions": 60})
+        r = rollout("palace", seed=1, step=19, trials=50, rules={"max_actions": 60})
     assert (r.table["win"] == 0).all()
-    result = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "20", "--trials", "50",
+    result = runner.invoke(app, ["rollout", "palace", "--seed", "1", "--step", "19", "--trials", "50",
                                  "--rule", "max_actions=60"])
     assert result.exit_code == 0
     assert [line for line in result.stderr.splitlines() if line.startswith("warning:")] == [

@@ -45,7 +45,7 @@ def whole_game(players: int, seed: int):
     _, kit, runner = position_at(config, 1)
     n = sum(1 for _ in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
                                 runner.params, runner.streams))
-    history, _, _ = position_at(config, n)
+    history, _, _ = position_at(config, n - 1)
     assert len(history) == n
     return history
 
@@ -417,7 +417,7 @@ def test_rollout_trials_draw_from_their_own_streams(games, monkeypatch):
 
     def worlds(trials, rollout_seed=4):
         drawn.clear()
-        rollout_module.rollout("palace", seed=2, deal=0, step=step, players=2, trials=trials,
+        rollout_module.rollout("palace", seed=2, deal=0, step=step - 1, players=2, trials=trials,
                                rollout_seed=rollout_seed, threads=1)
         return list(drawn)
 

@@ -68,7 +68,7 @@ from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute, run_meta
 from analyser.engine.play_args import play_args
 from analyser.engine.stopping import DEFAULT_MAX_COUNT, STOP_RULE, stop_text
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.games.policy_specs import same_policy
 from analyser.io.jsonable import jsonable_tree, rows
 from analyser.io.numbers import num, p_text, plural, points
@@ -150,7 +150,7 @@ class CompareResult:
         if win["tie"]:
             text = "A - B = 0 on every deal: an exact tie (one policy), interval [0, 0]"
         elif win["identical"]:
-            text = (f"A - B = 0: played identically on all {int(win['deals']):,} {plural(self.meta['unit'])}, "
+            text = (f"A - B = 0: played identically on all {counted(int(win['deals']), self.meta['unit'])}, "
                     f"[{points(win['ci_low'])}, {points(win['ci_high'])}] for those not seen")
         else:
             text = f"A - B {points(win['estimate'])} [{points(win['ci_low'])}, {points(win['ci_high'])}] paired"
@@ -205,7 +205,7 @@ class CompareResult:
         m, s = self.meta, self.summary.set_index("quantity")
         win = s.loc["win share difference"]
         lines = [f"<CompareResult {m['game']}: A={m['policies']['A']} vs B={m['policies']['B']}, "
-                 f"{m['players']} players, {self.tally.kept:,} {plural(m['unit'])} x "
+                 f"{m['players']} players, {counted(self.tally.kept, m['unit'])} x "
                  f"{m['arrangements']['count']} arrangements ({m['arrangements']['name']}), seed {m['seed']}>"]
         if m.get("same_policy"):
             lines.append(f"  {SAME}")
@@ -215,7 +215,7 @@ class CompareResult:
         aborts = self.aborts()
         lines += [f"  win share {self.verdict()}{beside}",
                   *([f"  {aborts}"] if aborts else []),
-                  f"  {m['stopped']}; {self.tally.dropped:,} {plural(m['unit'])} dropped (aborted)",
+                  f"  {m['stopped']}; {counted(self.tally.dropped, m['unit'])} dropped (aborted)",
                   "  .summary .by_arrangement .heterogeneity .deals_frame .meta .save(path) .to_dict()"]
         return "\n".join(lines)
 

@@ -17,7 +17,7 @@ import numpy as np
 from analyser.analyses.records import SimulationResult
 from analyser.analyses.show import load
 from analyser.engine.config import DEFAULT_CHUNK
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.io.numbers import plural
 from analyser.io.results_file import META_KEY
 from analyser.stats.tally import Tally
@@ -97,7 +97,7 @@ def _read(path: Path) -> tuple[Path, list[list[int]], SimulationResult]:
     units = result.records["unit"]
     if not ranges or expected.size != deals or not np.array_equal(units, expected):
         held = f"{units.size:,} records" + (f", units {units.min()}-{units.max()}" if units.size else "")
-        raise UserError(f"{path} has damaged analyser metadata: it says {deals:,} {plural(result.game.unit)} "
+        raise UserError(f"{path} has damaged analyser metadata: it says {counted(deals, result.game.unit)} "
                         f"({_spans(ranges)}), its records are {held}")
     return path, ranges, result
 

@@ -12,12 +12,12 @@ analyser.games.view). The page itself is analyser.io.replay_page.
 from __future__ import annotations
 
 import html
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyser.analyses.rollout import fresh, position_at
+from analyser.analyses.position_text import SEAT_PLACE, game_view, label
+from analyser.analyses.rollout import fresh, position_at, steps
 from analyser.analyses.trace import trace
 from analyser.engine.config import RunConfig
 from analyser.errors import UserError
@@ -27,7 +27,6 @@ from analyser.io.atomic import write_file
 from analyser.io.replay_page import check_page_path, page_html
 
 SNAPSHOT_EVERY = 64
-SEAT_PLACE = re.compile(r"^([a-z_]+?)(\d+)(?:_(\d+))?$")       # hand2, payoff_top1, side0_3
 
 
 @dataclass
@@ -68,10 +67,10 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
     places = list(history[0].locations())
     text = played.text().splitlines()
     deck = sorted(set(history[0].deck()))
-    views = {"all": _stream([[p.locations()[n] for n in places] for p in history])}
+    views = {"all": _stream([[view.shown(n, p.locations()[n]) for n in places] for p in history])}
     hidden_moves = {}
     for seat in range(config.players):
-        seen, moves = _seat_view(history, dealt, seat, kit, places)
+        seen, moves = _seat_view(history, dealt, seat, kit, places, view)
         views[str(seat)] = _stream(seen)
         hidden_moves[str(seat)] = moves
     public = set.intersection(*(history[0].seen_by(s) for s in range(config.players)))
@@ -85,23 +84,16 @@ def replay(game: str = "palace", seed: int = 0, deal: int = 0, players: int | No
         "game": config.game.name, "title": text[0], "seed": config.seed, "deal": config.first_deal,
         "unit": config.game.unit, "sub_unit": config.game.sub_unit, "players": config.players,
         "policies": config.metadata()["policies"], "places": places,
-        "labels": [_label(n, view) for n in places], "public": [n in public for n in places],
+        "labels": [label(n, view) for n in places], "public": [n in public for n in places],
         "layout": _layout(places, view.seat_places, config.players),
         "cards": {str(c): view.card(c) for c in deck}, "red": [str(c) for c in deck if view.red(c)],
         "actions": {str(a): kit.action_text(a) for a in order}, "action_order": order,
-        "log": text, "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
+        "length": steps(kit, len(history) - 1), "log": text,
+        "snapshot_every": SNAPSHOT_EVERY, "views": views, "hidden_moves": hidden_moves,
         "steps": [_step(i, decisions, statuses) | ({"r": valued[i]} if i in valued else {})
                   for i in range(len(history))],
         "lines": _log_lines(view, played.events, text, len(history)),
     })
-
-
-def game_view(spec):
-    """The game's replay view (GameSpec.view); a game without one is refused in one line."""
-    if spec.view is None:
-        raise UserError(f"{spec.name} has no replay view: its GameSpec names no view "
-                        "(analyser.games.view.GameView)")
-    return spec.view()
 
 
 class Cached:
@@ -150,7 +142,7 @@ def rollout_values(rollouts, config: RunConfig, decisions: list) -> dict[int, di
         if differ:
             raise UserError(f"the rollout of step {m.get('step')} is of another {config.game.unit} than this replay's "
                             f"({differ[0]}: {theirs[differ[0]]} there, {mine[differ[0]]} here)")
-        index = int(m["step"]) - 1                   # before action K: the position after K - 1 actions
+        index = int(m["step"])                       # the position after K steps, the page's step K
         if index >= len(decisions) or decisions[index] is None:
             raise UserError(f"the rollout's step {m['step']} is no decision of this {config.game.unit}")
         rows = [[int(row.id), *(round(float(x), 4) for x in (row.win, row.win_ci_low, row.win_ci_high, row.diff))]
@@ -177,7 +169,7 @@ def _step(i: int, decisions: list, statuses: list) -> dict:
     return step
 
 
-def _seat_view(history, dealt, seat: int, kit, places: list[str]):
+def _seat_view(history, dealt, seat: int, kit, places: list[str], view):
     """What ``seat`` could know at each position: the cards of the places it sees, of every other
     place the cards it knows to be there (Knowledge) then a negative count of face-down cards;
     and the steps whose action it could not read (cards moved from the mover's private places
@@ -192,7 +184,7 @@ def _seat_view(history, dealt, seat: int, kit, places: list[str]):
                 hidden.append(i)
         last = position
         seen, cards = position.seen_by(seat), position.locations()
-        views.append([cards[n] if n in seen else _face_down(cards[n], knowledge.known.get(n, Counter()))
+        views.append([view.shown(n, cards[n]) if n in seen else _face_down(cards[n], knowledge.known.get(n, Counter()))
                       for n in places])
     return views, hidden
 
@@ -240,16 +232,6 @@ def _layout(places: list[str], seat_places: tuple, players: int) -> dict:
         else:
             shared.append(k)
     return {"seats": seats, "shared": shared}
-
-
-def _label(name: str, view) -> str:
-    """``hand2`` -> "hand" (it is drawn in seat 2's box), ``side0_3`` -> "side 3", ``build1`` -> "build 1"."""
-    m = SEAT_PLACE.match(name)
-    if m is None:
-        return view.labels.get(name, name.replace("_", " "))
-    base = view.labels.get(m.group(1), m.group(1).replace("_", " "))
-    index = m.group(3) if m.group(3) is not None else None if m.group(1) in view.seat_places else m.group(2)
-    return base if index is None else f"{base} {index}"
 
 
 def _log_lines(view, events: list[dict], text: list[str], steps: int) -> list[int]:

@@ -1,7 +1,8 @@
 """Position rollouts: from one position of a traced unit, which action is best, and by how much.
 
-``rollout(game, seed, deal, step)`` takes the position before action ``step`` of unit ``deal``
-(``trace`` numbers the actions from 1), and for each legal action of the seat to move plays
+``rollout(game, seed, deal, step)`` takes the position at ``step`` of unit ``deal`` (step K: after
+K of its steps, 0 the start, as the replay page numbers them; the decision there makes the trace's
+move K + 1; ``steps`` says what a step is), and for each legal action of the seat to move plays
 ``trials`` worlds out with the line-up's policies:
 
 - **Worlds** are drawn by analyser.games.worlds from what that seat knows there (its cards,
@@ -35,7 +36,7 @@ import pandas as pd
 
 from analyser.engine.config import RunConfig, whole_number
 from analyser.engine.pipeline import Plan, Sink, execute
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
@@ -81,7 +82,7 @@ class RolloutResult:
 
 
 def position_at(config: RunConfig, step: int | None, worlds: bool = False):
-    """The unit's positions up to the one before action ``step`` (None: to the end; the kit's
+    """The unit's positions up to the one at ``step`` (None: to the end; the kit's
     play), the kit and the configuration's runner. A game whose kit is no RolloutKit (or, with
     ``worlds``, has no ``play_worlds`` of its own) is refused in one line naming the hook."""
     name = config.game.name
@@ -99,12 +100,19 @@ def position_at(config: RunConfig, step: int | None, worlds: bool = False):
         for position in kit.play(config.seed, config.first_deal, config.players, runner.settings, runner.fns,
                                  runner.params, runner.streams):
             history.append(position.relocate(position.locations()))       # a copy: the kit's are live
-            if len(history) == step:
+            if step is not None and len(history) > step:
                 break
-    if step is not None and len(history) < step:
-        raise UserError(f"{config.game.unit} {config.first_deal} of seed {config.seed} has "
-                        f"{len(history) - 1} actions, so no step {step}")
+    if step is not None and len(history) <= step:
+        raise UserError(f"{config.game.unit} {config.first_deal} of seed {config.seed} ends at step {len(history) - 1} "
+                        f"(after {steps(kit, len(history) - 1)}), so there is no step {step}")
     return history, kit, runner
+
+
+def steps(kit, n: int) -> str:
+    """``n`` steps of a unit in the game's word for them (RolloutKit.steps): "97 turns", "1 action".
+    The one count of a unit that the trace ends with, the replay pages through and a rollout's
+    ``--step`` indexes."""
+    return counted(n, *kit.steps)
 
 
 def fresh(args: tuple) -> list:
@@ -122,8 +130,9 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
             policies=None, players: int | None = None, rules: dict | None = None, trials: int | None = None,
             precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
             threads: int | None = None, open_cards: bool = False) -> RolloutResult:
-    """Roll out every legal action of the seat to move before action ``step`` (1, 2, ... as
-    ``trace`` numbers them) of unit ``deal`` of ``seed``, the line-up ``policies`` playing on (see
+    """Roll out every legal action of the seat to move at ``step`` (after that many of the unit's
+    steps: 0 is the start, and the decision makes the trace's move ``step`` + 1) of unit ``deal`` of
+    ``seed``, the line-up ``policies`` playing on (see
     the module docstring). ``seat``, if given, must be the seat to move (a check).
 
     How many worlds: ``trials`` (default 1,000); or, with ``precision`` H, worlds are added in
@@ -136,7 +145,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     seat that saw every card could do, which overstates what a player can."""
     from analyser.engine.pipeline import set_threads
 
-    step = whole_number(step, "the step", 1)
+    step = whole_number(step, "the step")
     rule = Stopping.of(trials, precision, drop, top, open_cards)
     rollout_seed = whole_number(rollout_seed, "the rollout seed")
     config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
@@ -147,14 +156,23 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
         history, kit, runner = position_at(config, step, worlds=True)
         decision = history[-1].decision(forced=True)
         if decision is None:
-            raise UserError(f"no seat is to move before action {step}: the {config.game.unit} is over")
+            raise UserError(f"no seat is to move at step {step}: the {config.game.unit} is over")
         if seat is not None and seat != decision[0]:
-            raise UserError(f"seat {seat} is not to move before action {step}; seat {decision[0]} is")
+            raise UserError(f"seat {seat} is not to move at step {step}; seat {decision[0]} is")
         result = roll(history, kit, runner, rule, rollout_seed, step, threads)
     if len(result.table) == 1:
         result.meta["forced"] = "a forced move: the seat has one legal action, so there is nothing to compare"
-    result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads})
+    result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads,
+                        "steps": steps(kit, step), "position": seat_position(history[-1], decision[0], config)})
     return result
+
+
+def seat_position(position, seat: int, config: RunConfig) -> list[str]:
+    """The position as the seat to move sees it, in lines (position_text), or none for a game without a
+    replay view to name its places."""
+    from analyser.analyses.position_text import game_view, position_lines
+
+    return [] if config.game.view is None else position_lines(position, seat, game_view(config.game), config.players)
 
 
 MIN_DROP_TRIALS = 500          # no action is dropped before this many worlds
@@ -206,19 +224,21 @@ def knowledge_of(history: list, seat: int, kit, runner):
 
 def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int,
          threads: int | None = None) -> RolloutResult:
-    """The rollout of the decision at ``history[-1]``, before action ``step`` (its seat's information
-    from the whole history). Trial t's world comes from the stream (rollout_seed, step, t), so the
-    rollouts of a review's steps are independent, and each is the one ``rollout`` gives. The worlds
-    are a plan through the pipeline (WorldPlay plays and keeps them, WorldStop says how many)."""
-    position = history[-1]
+    """The rollout of the decision at ``history[-1]``, at ``step`` (its seat's information
+    from the whole history). Trial t's world comes from the stream (rollout_seed, move, t), ``move``
+    the number of the move the decision makes (step + 1, as the trace numbers it: the streams a
+    position's worlds have always had), so the rollouts of a review's steps are independent, and each
+    is the one ``rollout`` gives. The worlds are a plan through the pipeline (WorldPlay plays and keeps
+    them, WorldStop says how many)."""
+    position, move = history[-1], step + 1
     mover, args = position.decision(forced=True)
     legal = kit.legal_actions(args)
     copies = fresh(args)
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     dealt, _, knowledge = knowledge_of(history, mover, kit, runner)
     sampler = kit.world_sampler(history, mover, knowledge, dealt)
-    play = WorldPlay(position, kit, runner, sampler, first_draws(sampler, kit, rollout_seed, step), legal, mover,
-                     rule, rollout_seed, step)
+    play = WorldPlay(position, kit, runner, sampler, first_draws(sampler, kit, rollout_seed, move), legal, mover,
+                     rule, rollout_seed, move)
     plan = Plan(((runner.config,),), 0, min(BATCH, rule.trials), BATCH, unit="world", lost=True)
     execute(plan, play, WorldStop(rule, play), threads=threads, progress=False, executor=play)
     done = play.done
@@ -241,9 +261,9 @@ class WorldPlay(Sink):
     out) and its sink (each world's win share and score of the seat per action, and of the current
     hand or round in a match; after each batch, ``top`` and ``drop`` narrow the actions)."""
 
-    def __init__(self, position, kit, runner, sampler, spread, legal, mover, rule: Stopping, rollout_seed, step):
+    def __init__(self, position, kit, runner, sampler, spread, legal, mover, rule: Stopping, rollout_seed, move):
         self.position, self.kit, self.runner, self.sampler, self.spread = position, kit, runner, sampler, spread
-        self.legal, self.mover, self.rule, self.rollout_seed, self.step = legal, mover, rule, rollout_seed, step
+        self.legal, self.mover, self.rule, self.rollout_seed, self.move = legal, mover, rule, rollout_seed, move
         self.wins = np.full((rule.trials, legal.size), np.nan)
         self.scores = np.full((rule.trials, legal.size), np.nan)
         sub = runner.config.game.sub_unit                       # a match's hand or round: its value too
@@ -260,12 +280,12 @@ class WorldPlay(Sink):
         for chunk in chunks:
             start, n = chunk.start, chunk.count
             worlds = [self.position.relocate(self.position.locations()) if self.rule.open_cards else
-                      self.sampler.draw(np.random.default_rng([self.rollout_seed, self.step, start + t]),
+                      self.sampler.draw(np.random.default_rng([self.rollout_seed, self.move, start + t]),
                                         self.spread(start + t))
                       for t in range(n)]
             runner = self.runner
             self.played = self.kit.play_worlds(worlds, self.legal[self.active], runner.fns, runner.params,
-                                               runner.settings, self.rollout_seed, (self.step << 32) + start)
+                                               runner.settings, self.rollout_seed, (self.move << 32) + start)
             out = self.played[0]
             yield chunk, [out[:, i] for i in range(out.shape[1])]      # one play-out an action still rolled out
 
@@ -316,10 +336,10 @@ class WorldStop:
         return {"rule": "fixed" if self.rule.precision is None else "precision", "trials": done}
 
 
-BLOCKS = 1 << 40               # the block streams' place among the trials' (rollout seed, step, t)
+BLOCKS = 1 << 40               # the block streams' place among the trials' (rollout seed, move, t)
 
 
-def first_draws(sampler: WorldSampler, kit, rollout_seed: int, step: int):
+def first_draws(sampler: WorldSampler, kit, rollout_seed: int, move: int):
     """``trial -> first`` for sample_world: the stock's next card (RolloutKit.first_draw) cycles
     through the cards the seat cannot place, each once in every block of as many trials, in an
     order drawn per block, as GNU Backgammon rotates the first dice over its trials; the rest of
@@ -333,7 +353,7 @@ def first_draws(sampler: WorldSampler, kit, rollout_seed: int, step: int):
     def first(t: int):
         block, at = divmod(t, len(pool))
         if block not in orders:
-            orders[block] = np.random.default_rng([rollout_seed, step, BLOCKS + block]).permutation(pool).tolist()
+            orders[block] = np.random.default_rng([rollout_seed, move, BLOCKS + block]).permutation(pool).tolist()
         return (*place, orders[block][at])
 
     return first
@@ -472,10 +492,10 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
     threads = set_threads(threads)
     with quiet_first_class():
         history, kit, runner = position_at(config, None, worlds=True)
-        steps = [k for k, p in enumerate(history, start=1) if (d := p.decision()) is not None and d[0] == seat]
+        steps = [k for k, p in enumerate(history) if (d := p.decision()) is not None and d[0] == seat]
         if not steps:
             raise UserError(f"seat {seat} has no real decision in {config.game.unit} {deal} of seed {seed}")
-        rollouts = [roll(history[:k], kit, runner, rule, rollout_seed, k, threads) for k in steps]
+        rollouts = [roll(history[: k + 1], kit, runner, rule, rollout_seed, k, threads) for k in steps]
     rows = [dict(step=k, **decision_cost(r)) for k, r in zip(steps, rollouts, strict=True)]
     table = pd.DataFrame(rows).sort_values("cost", ascending=False, kind="stable").reset_index(drop=True)
     total = float(table["cost"].sum())
@@ -528,12 +548,12 @@ def load_review(path) -> ReviewResult:
 def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None, players: int | None = None,
               rules: dict | None = None) -> pd.DataFrame:
     """Every real decision of a unit (two or more legal actions): its step (what ``rollout``
-    takes: the position before that action), the seat, how many choices, and what it played."""
+    takes: the position after that many steps), the seat, how many choices, and what it played."""
     config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
     history, kit, runner = position_at(config, None)
     rows = []
     with quiet_first_class():
-        for step, position in enumerate(history, start=1):
+        for step, position in enumerate(history):
             decision = position.decision()
             if decision is None:
                 continue

@@ -35,8 +35,7 @@ from analyser.engine.stopping import (
     stop_rule,
     stop_text,
 )
-from analyser.errors import UserError
-from analyser.io.numbers import plural
+from analyser.errors import UserError, counted
 from analyser.stats.intervals import stop_half_width
 from analyser.stats.tally import Tally
 
@@ -149,7 +148,7 @@ class TallySink(Sink):
         self.first, self.array = config.first_deal, None
         if self.keeps_records and size is not None:
             if self.limit is not None and size * config.game.record_dtype.itemsize > self.limit:
-                self.drop_records(f"{size:,} {plural(self.game.unit)} would take")
+                self.drop_records(f"{counted(size, self.game.unit)} would take")
             else:
                 self.array = np.zeros(size, config.game.record_dtype)
 
@@ -161,7 +160,7 @@ class TallySink(Sink):
             self.kept.append(rec)
             self.kept_bytes += rec.nbytes
             if self.limit is not None and self.kept_bytes > self.limit:
-                self.drop_records(f"past {chunk.start + chunk.count:,} {plural(self.game.unit)} they took")
+                self.drop_records(f"past {counted(chunk.start + chunk.count, self.game.unit)} they took")
         if self.background:
             self.background.submit(self.take, rec)
         else:

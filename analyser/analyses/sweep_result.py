@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.analyses.aborts import bounds_of, bounds_text
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.io.jsonable import rows
 from analyser.io.numbers import general, hundred, p_short, percent, plural
 from analyser.io.results_file import read_results, write_frame
@@ -99,7 +99,7 @@ class SweepResult:
         m = self.meta
         parts = [f"<b>{html.escape(m['game'])}</b>: {html.escape(m['swept'])} against "
                  f"{html.escape(others_text(m))}, in every seat ({html.escape(arrangements_text(m))}); "
-                 f"{m['players']} players, {m['deals']:,} {plural(m['unit'])} per setting (common deals), "
+                 f"{m['players']} players, {counted(m['deals'], m['unit'])} per setting (common deals), "
                  f"seed {m['seed']}; {html.escape(fair_text(m))}.",
                  baseline_text(m) + ".", "Best: " + best_text(self.best) + ".", family_text(m["family"]) + ".",
                  recheck_text(self.recheck, m["unit"]) + "."]
@@ -149,7 +149,7 @@ def family_text(family: dict) -> str:
 
 
 def recheck_text(r: dict, unit: str = "game") -> str:
-    return (f"re-check on seed {r['seed']} ({r['deals']:,} {plural(unit)}): win share {percent(r['win_rate'])} "
+    return (f"re-check on seed {r['seed']} ({counted(r['deals'], unit)}): win share {percent(r['win_rate'])} "
             f"[{percent(r['win_ci_low'])}, {percent(r['win_ci_high'])}], vs baseline {_signed(r['win_diff'])} points; "
             f"winner's curse (best - re-check difference) {_signed(r['curse'])} points [{_signed(r['curse_ci_low'])}, "
             f"{_signed(r['curse_ci_high'])}]")

@@ -40,7 +40,7 @@ from analyser.analyses.aborts import bounds_of, bounds_text, require_completed
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.play_args import play_args
-from analyser.errors import UserError, choices
+from analyser.errors import UserError, choices, counted
 from analyser.io.jsonable import jsonable, rows
 from analyser.io.numbers import hundred, plural
 from analyser.io.results_file import read_results, write_frame
@@ -102,7 +102,7 @@ class VaryResult:
     def __repr__(self) -> str:
         m = self.meta
         lines = [f"<VaryResult {m['game']}: {m['setting']} = {' / '.join(map(str, m['values']))}, "
-                 f"{m['deals']:,} {plural(m['unit'])}, seed {m['seed']}>"]
+                 f"{counted(m['deals'], m['unit'])}, seed {m['seed']}>"]
         for _, row in self.differences().iterrows():
             lines.append(f"  {row['group']} ({row['policies']}): win share {row['value']} - {m['values'][0]} = "
                          f"{hundred(row['win_diff'], sign=True)} [{hundred(row['win_diff_ci_low'], sign=True)}, "
@@ -114,7 +114,7 @@ class VaryResult:
     def _repr_html_(self) -> str:
         m = self.meta
         return (f"<p><b>{html.escape(m['game'])}</b>: {html.escape(m['setting'])} = "
-                f"{html.escape(' / '.join(map(str, m['values'])))}, {m['deals']:,} {plural(m['unit'])}, "
+                f"{html.escape(' / '.join(map(str, m['values'])))}, {counted(m['deals'], m['unit'])}, "
                 f"seed {m['seed']}</p>" + self.table.to_html(index=False, float_format=lambda x: f"{x:.4f}"))
 
 

@@ -25,7 +25,7 @@ DEFAULT_CHUNK = 1 << 16     # analyser.engine.config's (not imported here: the C
 N = "N"
 FILE = "FILE"
 GAME = "GAME"
-POLICY = "NAME[:PARAM=VALUE,...]"
+POLICY = "SPEC"                     # short, so that 80 columns leave the descriptions room (POLICY_HELP says it)
 RULE = "NAME=VALUE"
 
 # Help texts may name the games' own defaults with these tokens; they are filled

@@ -55,7 +55,7 @@ def games():
 @common.user_errors
 def policies(game: Annotated[str, typer.Argument(metavar=common.GAME, help="Game whose policies to list.",
                                                  autocompletion=common.complete_game, show_default=False)]):
-    """List a game's policies with their parameters, defaults and what they do."""
+    """List a game's policies with their parameters, defaults, ranges and what they do."""
     from rich.console import Console
     from rich.table import Table
 
@@ -64,13 +64,22 @@ def policies(game: Annotated[str, typer.Argument(metavar=common.GAME, help="Game
     spec = get_game(game)
     table = Table(title=f"{spec.title}: policies (--policy NAME:PARAM=VALUE,...; "
                         f"default {spec.default_policy})", title_justify="left")
-    for col in ("policy", "description", "parameter", "default", "meaning"):
+    for col in ("policy", "description", "parameter", "default", "range", "meaning"):
         table.add_column(col, overflow="fold")
     for p in spec.policies:
         rows = p.params or (None,)
         for i, param in enumerate(rows):
             table.add_row(p.name if i == 0 else "", p.description if i == 0 else "",
                           param.name if param else "-", param.show(param.default) if param else "",
-                          (param.description + (f" (one of {', '.join(param.options)})" if param.options else ""))
-                          if param else "")
+                          param_range(param) if param else "", param.description if param else "")
     Console().print(table)
+
+
+def param_range(param) -> str:
+    """A parameter's values as ``--policy`` takes them: "0..12 whole", "0..1", "from 0", "any"."""
+    if param.options:
+        return "one of " + ", ".join(param.options)
+    low, high = param.low, param.high
+    span = (f"{low:g}..{high:g}" if low is not None and high is not None else f"from {low:g}" if low is not None
+            else f"up to {high:g}" if high is not None else "any")
+    return span + (" whole" if param.integer else "")

@@ -21,21 +21,29 @@ app = typer.Typer(
     add_completion=True,
     cls=Group,
 )
-app.command(cls=Command)(simulate.simulate)
-app.command(cls=Command)(simulate.show)
-app.command(cls=Command)(merge.merge)
-app.command(cls=Command)(trace.trace)
-app.command(cls=Command)(replay.replay)
-app.command(cls=Command)(rollout.rollout)
-app.command(cls=Command)(rollout.review)
-app.command(cls=Command)(compare.compare)
-app.command(cls=Command)(tournament.tournament)
-app.command(cls=Command)(plot.plot)
-app.command(cls=Command)(sweep.sweep)
-app.command(cls=Command)(vary.vary)
-app.command(cls=Command)(report.report)
-app.command(cls=Command)(info.games)
-app.command(cls=Command)(info.policies)
+# What each command's --help ends with: one or two lines to copy (README's tour has more).
+EXAMPLES = {
+    simulate.simulate: ["analyser simulate palace --players 4 -n 100000 --policy saver --policy lowest",
+                        "analyser simulate olenon --policy partner --policy shed --rule talk=open"],
+    simulate.show: ["analyser show palace.parquet"],
+    merge.merge: ["analyser merge a.parquet b.parquet --out ab.parquet"],
+    trace.trace: ["analyser trace palace --seed 1 --deal 17",
+                  "analyser trace olenon --seed 1 --deal 0 --round 1 --format jsonl"],
+    replay.replay: ["analyser replay palace --seed 1 --deal 17 --out game.html"],
+    rollout.rollout: ["analyser rollout palace --seed 1 --deal 17 --list",
+                      "analyser rollout palace --seed 1 --deal 0 --step 19 --trials 2000"],
+    rollout.review: ["analyser review palace --seed 1 --deal 0 --seat 0 --trials 200"],
+    compare.compare: ["analyser compare palace --policy saver --policy lowest --players 4 -n 20000"],
+    tournament.tournament: ["analyser tournament palace -p 2 --policy saver --policy lowest --policy pickup"],
+    plot.plot: ["analyser plot cmp.parquet --out cmp.png"],
+    sweep.sweep: ["analyser sweep palace -p 2 --policy 'pickup:max_pile=0..12' --policy saver -n 20000"],
+    vary.vary: ["analyser vary olenon --setting talk --policy partner --policy shed -n 100000"],
+    report.report: ["analyser report palace --deals 20000 --out palace.md"],
+    info.games: ["analyser games"],
+    info.policies: ["analyser policies palace"],
+}
+for command, lines in EXAMPLES.items():
+    app.command(cls=Command, epilog="\n\n".join(f"Example: `{line}`" for line in lines))(command)
 
 
 def package_version() -> str:

@@ -44,5 +44,6 @@ def replay(
     page = run_replay(game, seed=seed, deal=deal, players=players, policies=policy, rules=parse_rule_args(rule),
                       rollouts=rollout or ())
     path = page.save(out)
-    typer.echo(f"wrote {path} ({path.stat().st_size / 1000:.0f} kB, {len(page.data['steps']) - 1} actions): "
+    typer.echo(f"wrote {path} ({path.stat().st_size / 1000:.0f} kB, steps 0 to {len(page.data['steps']) - 1}, "
+               f"{page.data['length']}): "
                f"open it in a browser")

@@ -10,8 +10,9 @@ from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 from analyser.io.numbers import hundred, num
 
-STEP_HELP = ("The position: before action K of the unit (1 is the first action after the deal); "
-             "--list shows every decision's K. Required unless --list.")
+STEP_HELP = ("The position: step K of the unit, after K of the trace's numbered moves (0: the start, as the replay "
+             "page numbers its steps), whose decision makes move K + 1; --list shows every decision's K. "
+             "Required unless --list.")
 
 # rollout's and review's options alike
 DealOpt = Annotated[int, typer.Option("--deal", "-d", metavar=common.N, show_default=False,
@@ -75,8 +76,7 @@ def rollout(
     interval is for the difference from that picked action (as review's cost).
 
     Each action is played on the same worlds: the cards the seat cannot see dealt anew among those
-    consistent with what it knows, then the line-up plays on. Example: `analyser rollout palace --seed 1
-    --deal 0 --step 20`.
+    consistent with what it knows, then the line-up plays on.
     """
     from analyser.analyses.rollout import rollout as run_rollout
     from analyser.errors import UserError
@@ -152,8 +152,12 @@ def print_rollout_tables(result, console=None):
     sub = m.get("current")                   # a match's hand or round, valued beside the match
     frame = result.table
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
-    console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}, before action "
-                  f"{m['step']}: seat {m['seat']} to move ({m['players']} players: {', '.join(m['policies'])}).")
+    console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}, step {m['step']}"
+                  + (f" (after {m['steps']})" if "steps" in m else "")
+                  + f": seat {m['seat']} to move ({m['players']} players: {', '.join(m['policies'])}).",
+                  highlight=False)
+    for line in m.get("position", []):
+        console.print("  " + line, highlight=False, markup=False)
     worlds = frame["trials"].nunique() > 1   # else the title says how many
     score = not np.allclose(frame["score"], frame["win"])            # Palace's score is its win
     sub_score = bool(sub) and not np.allclose(frame[f"{sub}_score"], frame[f"{sub}_win"])   # Olenon's round's
@@ -182,7 +186,7 @@ def print_rollout_tables(result, console=None):
         return
     played = result.table[result.table["played"]].iloc[0]
     best = result.table.iloc[0]["action"]
-    console.print(f"The policy played {played['action']}: " + (
+    console.print(f"The seat's policy chose {played['action']!r}: " + (
         "the best action." if played.get("best", played["diff"] == 0) else
         f"{_signed(played['diff'])} points of win share against the best, {best} [{_signed(played['diff_ci_low'])}, "
         f"{_signed(played['diff_ci_high'])}]."))

@@ -9,9 +9,10 @@ import typer
 from analyser.cli import common, output
 
 GAME_HELP = "Game to play; `analyser games` lists them."
-POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,...; give it once for every seat, once per team "
-               "(Olenon: team 0, then team 1) or once per seat. "
-               "`analyser policies GAME` lists them. Default: the game's default policy ("
+POLICY_HELP = ("A policy, NAME or NAME:PARAM=VALUE,... (`analyser policies GAME` lists them), or one of "
+               "your own as MODULE:FUNCTION[:PARAM=VALUE,...] (an @njit function or PolicySpec, its module in "
+               "the current directory or on sys.path); give it once for every seat, once per team "
+               "(Olenon: team 0, then team 1) or once per seat. Default: the game's default policy ("
                + common.DEFAULT_POLICY + ").")
 RULE_HELP = ("A rule setting NAME=VALUE, repeatable; `analyser games` lists them. "
              "Default: the game's settings as listed there.")

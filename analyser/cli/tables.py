@@ -9,6 +9,7 @@ import textwrap
 from rich.console import Console
 from rich.table import Table
 
+from analyser.errors import counted
 from analyser.io.numbers import num, percent, plural, plus_minus
 from analyser.stats.summary import pooling
 
@@ -209,7 +210,7 @@ def print_tables(result, console: Console | None = None):
     console = console or Console()
     meta, game = result.meta, result.game
     settings = ", ".join(f"{k}={v}" for k, v in meta["settings"].items())
-    console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {meta['deals']:,} {plural(game.unit)}, "
+    console.print(f"[bold]{game.title}[/bold]: {meta['players']} players, {counted(meta['deals'], game.unit)}, "
                   f"seed {meta['seed']} ({settings}). Win = {game.outcome}; rates over completed "
                   f"{plural(game.unit)}; {PLUS_MINUS}.")
     tables = [outcome_table("Per seat", result.summary, ["seat", "policy"] + (["team"] if result.teams else []),

@@ -110,23 +110,25 @@ def print_tournament_tables(result, console=None):
     from rich.table import Table
 
     from analyser.cli.tables import whole_numbers
+    from analyser.errors import counted
     from analyser.io.numbers import plural
 
     console = console or Console()
     m = result.meta
-    units = plural(m["unit"])
     arr = m.get("arrangements")
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     title = output.game_title(m["game"])
     names = result.policies
     if result.mixed:
-        seating = (f"{m['deals']:,} {units}, seed {m['seed']} ({settings}). Every table plays the same deals: "
+        seating = (f"{counted(m['deals'], m['unit'])}, seed {m['seed']} ({settings}). Every table plays the same "
+                   "deals: "
                    f"{m['tables']['design']}; {m['tables'].get('balance', 'each in its rotations')}.")
     else:
-        seating = (f"{m['deals']:,} {units} per pair, seed {m['seed']} ({settings}). Every pair plays the same deals, "
+        seating = (f"{counted(m['deals'], m['unit'])} per pair, seed {m['seed']} ({settings}). Every pair plays the "
+                   "same deals, "
                    f"each in {arr['count']} arrangements ({arr['name']}).")
-    console.print(f"[bold]{title}[/bold]: {len(names)} policies, {len(m['pairs'])} pairs; {m['players']} players, "
-                  + seating)
+    console.print(f"[bold]{title}[/bold]: {counted(len(names), 'policy')}, {counted(len(m['pairs']), 'pair')}; "
+                  f"{m['players']} players, " + seating)
     matrix, low, high = result.matrix, result.ci_low, result.ci_high
     wide = 12 + len(names) * 14 <= console.width
     fair = m.get("fair_share")
@@ -161,7 +163,7 @@ def print_tournament_tables(result, console=None):
     run.add_column(justify="left", overflow="fold")
     run.add_column(justify="right", overflow="fold")
     dropped = int(result.tally.dropped.sum())
-    run.add_row(f"{units} dropped (aborted), all {'tables' if result.mixed else 'pairs'}", f"{dropped:,}")
+    run.add_row(f"{plural(m['unit'])} dropped (aborted), all {'tables' if result.mixed else 'pairs'}", f"{dropped:,}")
     run.add_row("stop", m["stopped"])
     if m.get("precision"):
         run.add_row("precision applies to", m["precision"]["applies_to"])

@@ -40,8 +40,8 @@ def trace(
     """Play one game (Palace), match, or with --unit one hand or round, and print every move.
 
     It is exactly the unit that `simulate` played with that index, seed and --unit. The text ends with how to
-    roll out a decision: `analyser rollout GAME --list` gives each decision's step K (in Palace the play's
-    number in this trace)."""
+    roll out a decision: `analyser rollout GAME --list` (with this trace's line-up) gives each decision's step K,
+    the position after K of the numbered moves, whose decision makes move K + 1."""
     from analyser.analyses.trace import trace as run_trace
     from analyser.engine.config import MAX_INDEX, whole_number
     from analyser.games.registry import get_game, parse_rule_args
@@ -53,5 +53,21 @@ def trace(
                        hand=hand, unit=unit)
     typer.echo(result.jsonl() if fmt == TraceFormat.jsonl else result.text())
     if fmt != TraceFormat.jsonl and unit in (None, get_game(game).unit):
-        typer.echo(f"\nWhich action was best at a decision? `analyser rollout {game} --seed {seed} --deal {deal} "
-                   f"--list`\ngives each decision's K; `--step K` rolls it out.")
+        typer.echo(rollout_hint(game, seed, deal, players, policy, rule))
+
+
+def rollout_hint(game: str, seed: int, deal: int, players, policy, rule) -> str:
+    """How to roll out a decision of this trace: the `rollout --list` line with the whole line-up
+    (players, policies, rules), so that copying it lists this unit and not another."""
+    import shlex
+
+    from analyser.games.registry import get_game
+
+    spec = get_game(game)
+    kit = spec.kit() if spec.kit is not None else None
+    words = ["analyser", "rollout", game, "--seed", str(seed), "--deal", str(deal)]
+    words += ["--players", str(players)] * (players is not None)
+    words += [w for p in policy or [] for w in ("--policy", p)] + [w for r in rule or [] for w in ("--rule", r)]
+    one, many = getattr(kit, "steps", ("action", "actions"))
+    return (f"\nWhich action was best at a decision? `{shlex.join(words + ['--list'])}`\nlists each decision's "
+            f"step K (the position after K {many}: its decision makes {one} K + 1 above); `--step K` rolls it out.")

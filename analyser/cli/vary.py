@@ -7,6 +7,7 @@ import typer
 
 from analyser.cli import common, output
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
+from analyser.errors import counted
 from analyser.io.numbers import hundred, num, plus_minus
 
 DEALS_HELP = (
@@ -18,7 +19,7 @@ DEALS_HELP = (
 def vary(
     game: common.GameArg,
     setting: Annotated[str, typer.Option(
-        "--setting", metavar="NAME[=V1,V2,...]", show_default=False,
+        "--setting", metavar="NAME[=V,...]", show_default=False,
         help="The rule setting to vary, and its values (default: every value of an on/off or choice setting), "
              "e.g. talk=none,open or hands=2,4.")],
     out: common.out_option("the table and the configuration") = None,
@@ -60,7 +61,6 @@ def print_vary_tables(result, console=None):
     from rich.table import Table
 
     from analyser.cli.tables import whole_numbers
-    from analyser.io.numbers import plural
 
     console = console or Console()
     m = result.meta
@@ -68,7 +68,7 @@ def print_vary_tables(result, console=None):
     values = [str(v) for v in m["values"]]
     console.print(f"[bold]{output.game_title(m['game'])}[/bold]: {m['setting']} = {' / '.join(values)}; "
                   f"{m['players']} players, "
-                  f"{m['deals']:,} {plural(m['unit'])} under each ({m['aborted']:,} dropped: aborted under some "
+                  f"{counted(m['deals'], m['unit'])} under each ({m['aborted']:,} dropped: aborted under some "
                   f"value), seed {m['seed']} ({fixed}). The same deals, seats and policies under every value.")
     table = Table(title="Win share under each value (95% intervals)", title_justify="left",
                   caption=f"win %: ± is the 95% interval's half-width (its larger side; --format json gives both "

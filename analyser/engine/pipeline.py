@@ -37,7 +37,16 @@ import numpy as np
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig
 from analyser.engine.progress import in_notebook, preparing, progress_bar
 from analyser.engine.stopping import FIXED, StopRule, check_chunk_size
-from analyser.errors import ABORT_LIMIT, AbortedUnits, DiskFull, Interrupted, UserError, stop_word, was_terminated
+from analyser.errors import (
+    ABORT_LIMIT,
+    AbortedUnits,
+    DiskFull,
+    Interrupted,
+    UserError,
+    counted,
+    stop_word,
+    was_terminated,
+)
 from analyser.io.numbers import plural
 
 
@@ -255,7 +264,7 @@ def execute(plan: Plan, sink: Sink, stop: StopRule = FIXED, threads: int | None 
         sink.discard()
         if isinstance(err, KeyboardInterrupt):
             done = (f"{finished_groups} of {groups} {plan.group_name or 'groups'}" if groups > 1
-                      else f"{units_played:,} {plural(unit)}" + (f" per {plan.per}" if plan.per else ""))
+                      else f"{counted(units_played, unit)}" + (f" per {plan.per}" if plan.per else ""))
             kept = executor.note() if executor is not None else ""
             raise Interrupted(f"{stop_word(err)} after {done}{sink.note()}{kept}",
                               terminated=was_terminated(err)) from None

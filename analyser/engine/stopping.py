@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from analyser.engine.config import MAX_INDEX, whole_number
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.io.jsonable import jsonable
 from analyser.io.numbers import plural
 from analyser.stats.intervals import MIN_STOP_UNITS
@@ -73,7 +73,7 @@ def count_and_cap(count, precision, max_deals, unit_name: str) -> tuple[int, int
     count = whole_number(count if count is not None else min(DEFAULT_FIRST_BATCH, cap),
                          f"the first batch of {plural(unit_name)}", 1)
     if count > cap:
-        raise UserError(f"the first batch ({count:,} {plural(unit_name)}) is more than --max-deals ({cap:,})")
+        raise UserError(f"the first batch ({counted(count, unit_name)}) is more than --max-deals ({cap:,})")
     return count, cap
 
 
@@ -147,15 +147,15 @@ def stop_rule(precision: float | None, cap: int, half_width: Callable[[], float]
 def stop_text(stop: dict, unit: str) -> str:
     """The sentence a result prints about its stop."""
     if stop["rule"] == "fixed":
-        return f"fixed: {stop['deals']:,} {plural(unit)}"
+        return f"fixed: {counted(stop['deals'], unit)}"
     if stop["rule"] == "rerun":
         first, n, before = stop["first_deal"], stop["deals"], stop["precision_stop"]
-        return (f"fixed-count rerun: {n:,} {plural(unit)} on fresh deals {first:,} to {first + n - 1:,}, the count "
+        return (f"fixed-count rerun: {counted(n, unit)} on fresh deals {first:,} to {first + n - 1:,}, the count "
                 f"a precision stop reached (H = {before['target']:g}); unbiased by the stop")
     hw, h = stop["half_width"], stop["target"]    # None: no completed unit yet, so no interval
     rule = "Chow-Robbins" if stop.get("stopping") else "half-width"
     if stop["reached"]:
-        return f"stopped: {rule} half-width {hw:.4g} <= {h:g} after {stop['deals']:,} {plural(unit)}"
+        return f"stopped: {rule} half-width {hw:.4g} <= {h:g} after {counted(stop['deals'], unit)}"
     shown = "undefined" if hw is None else f"{hw:.4g}"
     if hw is not None and hw <= h:          # narrow enough, but fewer units than the rule's minimum
         return f"stopped at --max-deals {stop['max_deals']:,}: below the {MIN_STOP_UNITS} {plural(unit)} " \

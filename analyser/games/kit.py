@@ -112,10 +112,16 @@ class GameKit(ABC):
 
 class RolloutKit:
     """What a game offers position rollouts (analyser.analyses.rollout), beside the kit's positions:
-    the names of its actions, what a world's play showed, and the compiled play-out of worlds."""
+    the names of its actions, what a world's play showed, and the compiled play-out of worlds.
+
+    ``steps``: what one step of ``GameKit.play`` is (from one position to the next), one and many,
+    in the game's words: the count the trace ends with, the replay pages through and a rollout's
+    step indexes (Palace: turns, as its first position is after the swap)."""
+
+    steps: tuple[str, str] = ("action", "actions")
 
     def action_text(self, action: int) -> str:
-        """An action id as a player would say it ("play 2 x 7", "pick up the pile")."""
+        """An action id as a player would say it ("play two 7s", "pick up the pile")."""
         return str(action)
 
     def legal_actions(self, args) -> np.ndarray:

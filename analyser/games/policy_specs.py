@@ -177,18 +177,87 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
 
 
 def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
-    """Parse ``name`` or ``name:param=value,param=value``."""
+    """Parse ``name`` or ``name:param=value,param=value``, or a policy of one's own by module path,
+    ``module:attribute`` or ``module:attribute:param=value,...`` (user_policy): a name that is not a
+    built-in one but has a dot, or is a module that imports, is a module path."""
+    head, _, rest = text.strip().partition(":")
+    if head.strip() not in available and rest and "=" not in rest.split(":")[0]:
+        if importable(head.strip()):
+            return user_policy(text)
+        raise UserError(f"policy '{text}': no built-in policy and no module named '{head.strip()}' in the "
+                        f"current directory or on sys.path; built-in: {choices(available)}")
     name, values = split_spec(text)
     if name not in available:
         raise UserError(unknown_policy(name, available))
     return available[name].bind(**values)
 
 
+def importable(module: str) -> bool:
+    """Whether ``module`` names a module path of a user policy: it has a dot, or it is found (in the
+    current directory or on sys.path) without being imported."""
+    import importlib.util
+
+    if "." in module:
+        return True
+    with _from_here():
+        try:
+            return bool(module.isidentifier() and importlib.util.find_spec(module) is not None)
+        except (ImportError, ValueError):
+            return False
+
+
+def user_policy(text: str) -> SeatPolicy:
+    """``mypkg.mymod:fn`` or ``mypkg.mymod:fn:param=value,...``: the PolicySpec or ``@njit`` function
+    ``fn`` of module ``mypkg.mymod``, imported from the current directory or sys.path, with its
+    parameters (a PolicySpec's). A module that is not found, fails to import or has no such
+    attribute is one line."""
+    module, _, rest = text.strip().partition(":")
+    attr, _, params = rest.partition(":")
+    module, attr = module.strip(), attr.strip()
+    _, values = split_spec(f"{attr}:{params}")
+    try:
+        with _from_here():
+            found = importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name is not None and (module == err.name or module.startswith(err.name + ".")):
+            raise UserError(f"policy '{text}': no module named '{err.name}' in the current directory or on "
+                            f"sys.path") from None
+        raise UserError(f"policy '{text}': importing {module} failed: {err}") from None
+    except Exception as err:     # noqa: BLE001  a user's module may raise anything on import: one line
+        raise UserError(f"policy '{text}': importing {module} raised {type(err).__name__}: {err}") from None
+    fn = getattr(found, attr, None)
+    if fn is None:
+        raise UserError(f"policy '{text}': module {module} has no '{attr}'")
+    spec = fn if isinstance(fn, PolicySpec) else PolicySpec(attr, fn, f"user policy {module}:{attr}")
+    return spec.bind(**values)
+
+
+class _from_here:
+    """The current directory on sys.path while a user's module is found and imported, as
+    ``python -m`` has it (the ``analyser`` script does not)."""
+
+    def __enter__(self):
+        import os
+        import sys
+
+        self.added = os.getcwd() not in sys.path and "" not in sys.path
+        if self.added:
+            sys.path.insert(0, os.getcwd())
+
+    def __exit__(self, *exc):
+        import os
+        import sys
+
+        if self.added and os.getcwd() in sys.path:
+            sys.path.remove(os.getcwd())
+        return False
+
+
 def unknown_policy(name: str, available: dict[str, PolicySpec]) -> str:
     """The message for a policy name that is not the game's: the valid names, and how a policy of
     one's own is given (by itself, since names are only the built-in ones)."""
-    return (f"unknown policy '{name}'; valid: {choices(available)} (in Python, a policy of your own is passed "
-            f"as its function or PolicySpec, not by name)")
+    return (f"unknown policy '{name}'; valid: {choices(available)}, or a policy of your own as module:function "
+            f"(its module in the current directory or on sys.path)")
 
 
 def _arity(fn) -> int | None:

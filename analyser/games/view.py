@@ -19,10 +19,17 @@ SECTION = re.compile(r"^(?:Hand|Round) (\d+) ")
 class GameView(ABC):
     """``seat_places``: the location names' prefixes drawn in a seat's box (``hand`` of
     ``hand2``, seat 2's); every other location is drawn on the shared table. ``labels``: a
-    location's name on the page where it is not its name with spaces ("up": "face up")."""
+    location's name on the page where it is not its name with spaces ("up": "face up"); a
+    ``top_last`` place's label says "top first", the order it is shown in."""
 
     seat_places: tuple[str, ...] = ()
     labels: dict[str, str] = {}
+    top_last: tuple[str, ...] = ()      # places the kit keeps top card last (a stock): shown top first
+
+    def shown(self, name: str, cards: list[int]) -> list[int]:
+        """A place's cards in the order a person reads them: a ``top_last`` place top first, as
+        the trace lists a draw pile (its label says so)."""
+        return cards[::-1] if name in self.top_last else cards
 
     def card(self, card: int) -> str:
         """A card id as the trace names it ("10S")."""
@@ -41,6 +48,13 @@ class GameView(ABC):
     def lines(self, events: list[dict], text: list[str]) -> list[int]:
         """The index in ``text`` (the trace text's lines of ``events``) of each action's line, in
         the order the actions were played."""
+
+
+def to_move(position, verb: str = "to play") -> list[str]:
+    """``["seat 3 to play"]`` for a status line's parts, or ``[]`` once the unit is over (no seat
+    has a legal action: the kit's decision is None), so that the last step names no seat to move."""
+    decision = position.decision(forced=True)
+    return [] if decision is None else [f"seat {decision[0]} {verb}"]
 
 
 def tagged_lines(text: list[str], tags: list[tuple]) -> list[int]:

@@ -19,9 +19,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from analyser.errors import UserError
+from analyser.errors import UserError, counted
 from analyser.io.atomic import AtomicFile
-from analyser.io.numbers import num, plural
+from analyser.io.numbers import num
 from analyser.io.results_file import check_folder, check_target
 
 INTERVAL = "95% intervals"
@@ -153,7 +153,7 @@ def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bo
     if count is not None:
         unit = meta.get("unit") or (game.unit if game else "game")
         aborted = meta.get("aborted")
-        parts.append(f"{int(count):,} {plural(unit)}" + (f" ({aborted:,} aborted)" if aborted else ""))
+        parts.append(f"{counted(int(count), unit)}" + (f" ({aborted:,} aborted)" if aborted else ""))
     if meta.get("settings"):
         parts.append(", ".join(f"{k}={v}" for k, v in meta["settings"].items()))
     parts += [*extra, INTERVAL] if intervals else extra

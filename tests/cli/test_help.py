@@ -34,7 +34,7 @@ def test_help_shows_no_python_types(command):
 
 def test_simulate_help_names_the_metavars_and_every_default():
     text = help_text("simulate")
-    for metavar in ("NAME[:PARAM=VALUE,...]", "NAME=VALUE", " N ", "FILE", "GAME"):
+    for metavar in ("SPEC", "NAME:PARAM=VALUE,...", "MODULE:FUNCTION", "NAME=VALUE", " N ", "FILE", "GAME"):
         assert metavar in text
     flat = _flat(text)
     assert "--count" in flat and "-n" in flat and "--deals" in flat and "games (Palace) or matches" in flat
@@ -128,6 +128,18 @@ def test_policies_names_the_default():
     assert r.exit_code == 0 and "default saver" in r.stdout
 
 
+def test_policies_shows_each_parameter_s_range():
+    """The README says `policies` lists ranges: it showed defaults only."""
+    from analyser.games.registry import get_game
+
+    r = runner.invoke(app, ["policies", "palace"], env={"COLUMNS": "160"})
+    assert r.exit_code == 0 and "range" in r.stdout
+    pickup = get_game("palace").policy_map["pickup"]
+    for param in pickup.params:
+        row = next(line for line in r.stdout.splitlines() if f" {param.name} " in line)
+        assert f"{param.low:g}..{param.high:g}" in row, row
+
+
 def test_count_aliases_are_one_option():
     r = runner.invoke(app, ["simulate", "palace", "--count", "5", "--deals", "6"])
     assert r.exit_code == 2 and "--deals and --count are one option" in r.stderr
@@ -145,3 +157,41 @@ def test_bare_command_prints_the_help_and_no_empty_error():
     assert r.returncode == 2          # a usage error, as click has it
     assert "Usage: analyser" in r.stdout and "simulate" in r.stdout
     assert r.stderr.strip() == ""
+
+
+def _commands():
+    import typer
+
+    group = typer.main.get_command(app)
+    return group, sorted(group.commands)
+
+
+@pytest.mark.parametrize("name", _commands()[1])
+def test_every_command_s_help_ends_with_examples_that_parse(name):
+    """The last lines of a command's --help are one or two examples of it, each of which the
+    command's own parser accepts (an example that names an option the command lacks fails)."""
+    import shlex
+
+    group, _ = _commands()
+    text = help_text(name).rstrip().splitlines()
+    examples = [line.strip()[len("Example: "):] for line in text if line.strip().startswith("Example: ")]
+    assert 1 <= len(examples) <= 2, name
+    assert text[-1].strip() == f"Example: {examples[-1]}"
+    for example in examples:
+        words = shlex.split(example)
+        assert words[:2] == ["analyser", name]
+        group.commands[name].make_context(name, words[2:], resilient_parsing=False)
+
+
+@pytest.mark.parametrize("name", _commands()[1])
+def test_at_80_columns_option_descriptions_have_the_room(name):
+    """No metavar so wide that an option's description is squeezed into the last third of the line."""
+    r = runner.invoke(app, [name, "--help"], env={"COLUMNS": "80"})
+    starts = []
+    for line in r.stdout.splitlines():
+        if line.startswith("│ -") or line.startswith("│ *  -"):
+            body = line[2:]
+            i = next((k for k in range(len(body) - 2) if body[k:k + 2] == "  " and body[k + 2].isupper()), None)
+            if i is not None:
+                starts.append(i + 2)
+    assert starts and max(starts) <= 42, (name, max(starts))

@@ -32,3 +32,28 @@ def test_what_open_talk_is_worth_to_partner_is_what_vary_measures():
     assert round(100 * opened["win_diff"], 2) == change and round(100 * side, 2) == half
     assert round(100 * opened["win_mean"], 1) == open_share
     assert round(100 * team.loc["none", "win_mean"], 1) == none_share
+
+
+def test_the_readme_names_every_notebook():
+    stems = sorted(p.stem for p in (Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
+    assert len(stems) == 5 and [s for s in stems if f"`{s}`" not in README] == []
+
+
+def test_the_quick_start_gives_the_suite_s_measured_time_and_the_browser_tests_skip():
+    """The suite's time is RESULTS.md's measurement (about 3 minutes cold, 1.5 warm), and the quick
+    start says the browser tests are skipped without chromium, as tests/test_replay.py skips them."""
+    quick = README[README.index("## Quick start"): README.index("## The command line")]
+    assert "about 3 minutes from a fresh clone" in quick and "1.5 with the compile cache" in quick
+    assert "apt-get install chromium chromium-driver" in quick and "skipped" in quick
+    replay_tests = (Path(__file__).parents[2] / "tests" / "test_replay.py").read_text()
+    assert "chromium and chromedriver are not installed" in replay_tests and "chromium chromium-driver" in replay_tests
+
+
+def test_policies_is_said_to_show_ranges_and_does():
+    from typer.testing import CliRunner
+
+    from analyser.cli.main import app
+
+    assert "policies palace             # policies, their parameters, defaults and ranges" in README
+    r = CliRunner().invoke(app, ["policies", "palace"], env={"COLUMNS": "160"})
+    assert "0..52 whole" in r.stdout and "2..14 whole" in r.stdout, r.stdout

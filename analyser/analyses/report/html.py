@@ -14,6 +14,7 @@ import io
 
 from analyser.analyses.report.markup import inline, to_html
 from analyser.analyses.report.template import body_lines, verdict_lines
+from analyser.errors import counted
 from analyser.io.numbers import plural
 
 STYLE = """
@@ -88,7 +89,7 @@ def _params(params: dict) -> str:
 def render_page(report, figures: dict[str, str]) -> str:
     """The whole page; ``figures`` maps a figure name to its image source (figure_uris for a sendable page)."""
     m = report.meta
-    lead = (f"{m['lineup_text']} · {m['players']} players · {m['deals']:,} {plural(m['unit'])} per run · "
+    lead = (f"{m['lineup_text']} · {m['players']} players · {counted(m['deals'], m['unit'])} per run · "
             f"seed {m['seed']} · analyser {m['versions']['analyser']}")
     footer = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in _footer(report))
     return "\n".join([

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyser.analyses.report.titles import TITLES
-from analyser.io.numbers import plural
+from analyser.errors import counted
 
 
 @dataclass(eq=False)
@@ -118,7 +118,7 @@ class BalanceReport:
     def __repr__(self) -> str:
         m = self.meta
         lines = [f"<BalanceReport {m['game']}: {m['players']} players, line-up {m['lineup_text']}, "
-                 f"{m['deals']:,} {plural(m['unit'])} per run, seed {m['seed']}>"]
+                 f"{counted(m['deals'], m['unit'])} per run, seed {m['seed']}>"]
         lines += [f"  {TITLES[k]}: {v}" for k, v in self.verdicts.items()]
         lines.append("  .verdicts .seats .seat_test .first_mover .player_counts .rules .ratings .head_to_head "
                      ".markdown() .html() .figures() .save(path)")

@@ -41,8 +41,8 @@ TEST_TEXT = ("H0: every {what} has the same mean win share. With x_u the vector 
              "completed unit u, m its mean and S its sample covariance over the n units, the statistic is "
              "(C m)' (C (S + I/n) C' / n)^-1 (C m) with C the differences from the first {what} and I/n the "
              "variance floor of every interval here; chi-square with {what}s - 1 degrees of freedom. The "
-             "covariance carries the dependence between seats of one unit (in Palace, for one, exactly one seat "
-             "loses).")
+             "covariance carries the dependence between the {what}s of one unit: their win shares add up to the "
+             "unit's total, so they are not independent.")
 
 
 def groups_of(result) -> list[tuple[str, tuple[int, ...]]]:

@@ -13,6 +13,7 @@ import html
 import pandas as pd
 
 from analyser.analyses.report.titles import TITLES
+from analyser.errors import counted
 from analyser.games.registry import length_text
 from analyser.io.jsonable import jsonable_tree
 from analyser.io.numbers import bound, hundred, missing, p_text, percent, plural
@@ -153,7 +154,7 @@ def matrix_rows(matrix: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame) -> 
 # ---------------------------------------------------------------------- Markdown
 
 def _units(meta: dict, n: int) -> str:
-    return f"{n:,} {plural(meta['unit'])}"
+    return f"{counted(n, meta['unit'])}"
 
 
 def _head(report) -> list[str]:
@@ -201,8 +202,8 @@ def tests_line(meta: dict) -> str:
     t = meta["tests"]
     none = t.get("no_difference", t.get("exact_ties"))       # a report written before the key's rename
     ties = f", {none} of them on differences that were 0 on every deal (p = 1)" if none else ""
-    return (f"this report made {t['made']} tests{ties}; {t['significant']} significant at a false discovery "
-            f"rate of {100 * t['fdr']:.0f}% (Benjamini-Hochberg adjusted p below {t['fdr']:g}).")
+    return (f"this report made {counted(t['made'], 'test')}{ties}; {t['significant']} significant at a false "
+            f"discovery rate of {100 * t['fdr']:.0f}% (Benjamini-Hochberg adjusted p below {t['fdr']:g}).")
 
 
 def _figure(figures: dict, name: str, alt: str) -> list[str]:
@@ -229,7 +230,7 @@ def _seats_text(report, figures) -> list[str]:
                      f"{interval(fm['first_mover_win_ci_low'], fm['first_mover_win_ci_high'])}; advantage over the "
                      f"fair share {pts(fm['advantage'])} points "
                      f"{interval(fm['advantage_ci_low'], fm['advantage_ci_high'], pts)} "
-                     f"({fm['first_mover_units']:,} {plural(m['unit'])}; adjusted p "
+                     f"({counted(fm['first_mover_units'], m['unit'])}; adjusted p "
                      f"{p_text(fm.get('advantage_p_adjusted'))}).")
     else:
         lines.append("- First mover: this game's record does not say who moved first.")
@@ -306,11 +307,11 @@ def _policies_text(report, figures) -> list[str]:
     mh, mr = matrix_rows(part["matrix"], part["ci_low"], part["ci_high"])
     meta = part["meta"]
     fit = part.get("fit") or {}
+    warning = fit.get("warning") or ("the ratings do NOT fit the results (not transitive): they are a transitive "
+                                     "summary only, and the head-to-head matrix above is the result to read")
     fit_line = "" if not fit else (
-        f"Fit: {fit.get('model', 'the model')}, misfit chi2 / df {num(fit.get('dispersion'), 3)}: "
-        + ("the ratings describe the results." if fit.get("fits") else
-           "the ratings do NOT fit the results (not transitive): "
-           + (fit.get("warning") or "they are a transitive summary only") + ". Read the head-to-head matrix above."))
+        f"Fit: {fit.get('model', 'the model')}, misfit chi2 / df {num(fit.get('dispersion'), 3)}: the ratings "
+        "describe the results." if fit.get("fits") else f"Fit: {warning[:1].upper()}{warning[1:]}.")
     lines = [f"*Ran:* a tournament of {', '.join(ran['policies'])} at {ran['players']} players: every pair on the "
              f"same {_units(m, ran['deals_per_pair'])}, each deal in every seat arrangement "
              f"({ran['arrangements']}), seed {m['seed']}, the settings above; {ran['plays']:,} plays.", "",
@@ -354,7 +355,7 @@ def render_html(report) -> str:
     m = report.meta
     settings = ", ".join(f"{k}={v}" for k, v in m["settings"].items())
     parts = [f"<h3>Balance report: {html.escape(m['title'])}</h3>",
-             f"<p>{html.escape(m['lineup_text'])}; {m['players']} players; {m['deals']:,} {plural(m['unit'])} per "
+             f"<p>{html.escape(m['lineup_text'])}; {m['players']} players; {counted(m['deals'], m['unit'])} per "
              f"run; seed {m['seed']}; {html.escape(settings)}</p><ul>"]
     parts += [f"<li><b>{TITLES[k]}:</b> {html.escape(v)}</li>" for k, v in report.verdicts.items()]
     if "tests" in m:

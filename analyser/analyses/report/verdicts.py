@@ -138,6 +138,13 @@ def rules_verdict(frame: pd.DataFrame, groups: pd.DataFrame, skipped: dict, leng
     return text[0].upper() + text[1:] + "."
 
 
+def _alike(names: set) -> str:
+    """", as is X (one policy with the reference)", or nothing."""
+    if not names:
+        return ""
+    return f", as {'is' if len(names) == 1 else 'are'} {' and '.join(sorted(names))}, one policy with it"
+
+
 def policies_verdict(summary: dict) -> str:
     """Head to head first; the ratings only as far as their fit allows; the equilibrium where given."""
     ratings, duel, fit = summary["ratings"], summary["duel"], summary.get("fit") or {}
@@ -163,12 +170,18 @@ def policies_verdict(summary: dict) -> str:
         text += (f"Head to head, {clear}: {_pp(diff)} points of win share for {ahead} [{_pp(low)}, {_pp(high)}"
                  f"{', an unadjusted interval' if lone else ''}]; ")
     best, worst, ref = ratings.iloc[0], ratings.iloc[-1], summary["model"]["reference"]
-    shown = ratings.iloc[1] if best["policy"] == ref and len(ratings) > 1 else best
-    where = "the runner-up, at" if shown is not best else "first, at"
-    text += (f"{'the ratings (not to be trusted here)' if poor else 'the ratings'} put {best['policy']} first"
-             + (f" (the reference, Elo 0), {shown['policy']} {where.split(',')[0]}" if shown is not best else "")
-             + f" (Elo {shown['elo']:+.0f} [{shown['elo_ci_low']:+.0f}, {shown['elo_ci_high']:+.0f}] relative to "
-               f"{ref}) and {worst['policy']} last (Elo {worst['elo']:+.0f})")
+    one = {ref} | {b if a == ref else a for a, b in summary.get("same") or () if ref in (a, b)}
+    others = [r for _, r in ratings.iterrows() if r["policy"] not in one]     # a rating of its own against ref
+    shown = best if best["policy"] not in one else (others[0] if others else None)
+    text += f"{'the ratings (not to be trusted here)' if poor else 'the ratings'} put {best['policy']} first"
+    if shown is None:
+        text += " (the reference, Elo 0: every policy here is one with it)"
+    else:
+        ahead = shown is not best
+        text += ((f" (the reference, Elo 0{_alike(one - {ref})}), {shown['policy']} the runner-up" if ahead else "")
+                 + f" (Elo {shown['elo']:+.0f} [{shown['elo_ci_low']:+.0f}, {shown['elo_ci_high']:+.0f}] relative "
+                   f"to {ref})" + ("" if worst["policy"] == shown["policy"] else
+                                   f" and {worst['policy']} last (Elo {worst['elo']:+.0f})"))
     eq = summary.get("equilibrium")
     if eq is not None and len(eq):
         mix = eq[eq["weight"] > 0.005].sort_values("weight", ascending=False)

@@ -92,6 +92,7 @@ class AnemonePosition(RecordsPosition):
 
 
 class AnemoneKit(RecordsKit):
+    steps = ("play or discard", "plays and discards")
     package = "analyser.games.enemy_anemone"
     position = AnemonePosition
     fixed_policy = "greedy"

@@ -1,5 +1,5 @@
 """Olenon on a replay page (analyser.games.view): its cards are values, named by their number."""
-from analyser.games.view import GameView, tagged_lines, trick_tags
+from analyser.games.view import GameView, tagged_lines, to_move, trick_tags
 
 
 class OlenonView(GameView):
@@ -9,8 +9,8 @@ class OlenonView(GameView):
         pb = position.pub[0]
         won = [int(x) for x in pb["team_rounds"]]
         return {"seats": [f"team {s % 2}" for s in range(len(pb["hand_len"]))], "sub": int(pb["round"]),
-                "info": f"round {int(pb['round'])}, rounds won {won[0]}-{won[1]} (of {int(pb['rounds'])}), "
-                        f"trick {int(pb['trick']) + 1}, seat {int(pb['seat'])} to act"}
+                "info": ", ".join([f"round {int(pb['round'])}, rounds won {won[0]}-{won[1]} (of {int(pb['rounds'])}), "
+                                   f"trick {int(pb['trick']) + 1}", *to_move(position, "to act")])}
 
     def lines(self, events, text):
         return tagged_lines(text, trick_tags(events, ("play", "pass", "replace"), "round", "trick_end"))

@@ -18,6 +18,8 @@ from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import PLAY_WORDS, new_state_nb
 from analyser.kernels.cards import card_names
 
+RANK_WORDS = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+COUNT_WORDS = ("one", "two", "three", "four")
 _MAX_ACTIONS = 2  # index of max_actions in the settings row (see SETTINGS in __init__.py)
 
 
@@ -80,6 +82,7 @@ class PalacePosition(RecordsPosition):
 
 
 class PalaceKit(RecordsKit):
+    steps = ("turn", "turns")
     package = "analyser.games.palace"
     position = PalacePosition
     fixed_policy = "lowest"     # its default swap rule (strong cards face up) draws nothing either
@@ -92,12 +95,14 @@ class PalaceKit(RecordsKit):
         return {"max_actions": 60}
 
     def action_text(self, action):
+        """"play one 3", "play two Aces", "pick up the pile", "turn face-down card 1"."""
         if action == ACTION.PICKUP:
             return "pick up the pile"
         if action >= ACTION.FACE_DOWN:
             return f"turn face-down card {action - ACTION.FACE_DOWN + 1}"
         rank = card_names([action // 4 * 4])[0][:-1]
-        return f"play {action % 4 + 1} x {rank}"
+        rank, n = RANK_WORDS.get(rank, rank), action % 4 + 1
+        return f"play {COUNT_WORDS[n - 1]} {rank}" + ("s" if n > 1 else "")
 
     def shown(self, before, after):
         a, b = before.locations(), after.locations()

@@ -1,6 +1,7 @@
 """The people's form of a Palace trace: replays the events and shows the table as it goes."""
 from __future__ import annotations
 
+from analyser.errors import counted
 from analyser.kernels.cards import parse_card
 
 
@@ -88,5 +89,7 @@ def render(events: list[dict]) -> str:
             lines.append(f"        seat {s} is out in place {e['place']}")
         elif t == "result":
             lines += ["", "Result: " + ("ABORTED at the action cap; " if e["aborted"] else "")
-                      + f"places {e['places']}, loser seat {e['loser']}, {e['actions']} actions"]
+                      + f"places {e['places']}, loser seat {e['loser']}, after {counted(move, 'turn')} "
+                      + f"({counted(e['actions'], 'action')} with the swap's "
+                      + f"{counted(e['actions'] - move, 'exchange')})"]
     return "\n".join(lines)

@@ -1,11 +1,12 @@
 """Palace on a replay page (analyser.games.view)."""
-from analyser.games.view import GameView, tagged_lines
+from analyser.games.view import GameView, tagged_lines, to_move
 from analyser.kernels.cards import card_name
 
 
 class PalaceView(GameView):
     seat_places = ("hand", "up", "down")
-    labels = {"up": "face up", "down": "face down", "draw": "draw pile"}
+    labels = {"up": "face up", "down": "face down", "pile": "pile (top last)", "draw": "draw pile (top first)"}
+    top_last = ("draw",)
 
     def card(self, card: int) -> str:
         return card_name(card)
@@ -16,7 +17,7 @@ class PalaceView(GameView):
     def status(self, position) -> dict:
         pb = position.pub[0]
         out = [f"out, place {int(p)}" if p else "" for p in pb["place"][: pb["players"]]]
-        return {"seats": out, "info": f"seat {int(pb['seat'])} to play"}
+        return {"seats": out, "info": ", ".join(to_move(position)) or "the game is over"}
 
     def lines(self, events, text):
         plays = sum(e["type"] in ("play", "pickup") for e in events)

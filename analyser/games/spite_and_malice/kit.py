@@ -126,6 +126,7 @@ class SpitePosition(RecordsPosition):
 
 
 class SpiteKit(RecordsKit):
+    steps = ("move", "moves")
     package = "analyser.games.spite_and_malice"
     position = SpitePosition
     fixed_policy = "builder"

@@ -1,11 +1,12 @@
 """Spite & Malice on a replay page (analyser.games.view)."""
 from analyser.games.spite_and_malice.constants import card_name
-from analyser.games.view import GameView, tagged_lines
+from analyser.games.view import GameView, tagged_lines, to_move
 
 
 class SpiteView(GameView):
     seat_places = ("payoff_top", "payoff", "hand", "side")
-    labels = {"payoff": "payoff (face down)"}
+    labels = {"payoff": "payoff (face down)", "stock": "stock (top first)"}
+    top_last = ("stock",)
 
     def card(self, card: int) -> str:
         return card_name(card)
@@ -13,8 +14,8 @@ class SpiteView(GameView):
     def status(self, position) -> dict:
         pb = position.pub[0]
         return {"seats": [f"{int(p)} points" for p in pb["points"]], "sub": int(pb["round"]),
-                "info": f"round {int(pb['round'])}, turn {int(pb['turn'])}, seat {int(pb['seat'])} to act, "
-                        f"match to {int(pb['target'])} points"}
+                "info": ", ".join([f"round {int(pb['round'])}, turn {int(pb['turn'])}", *to_move(position, "to act"),
+                                   f"match to {int(pb['target'])} points"])}
 
     def lines(self, events, text):
         tags, turn = [], 0

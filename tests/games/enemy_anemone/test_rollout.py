@@ -78,7 +78,7 @@ def test_a_mid_hand_rollout_has_every_legal_action_once():
     seed, step_, history = void_position(4)
     pb, pv, legal = history[-1].decision()[1]
     seat = int(pb["seat"])
-    r = rollout("enemy_anemone", seed=seed, step=step_, trials=100)
+    r = rollout("enemy_anemone", seed=seed, step=step_ - 1, trials=100)
     cards = np.flatnonzero(legal)
     combos = 1 if pb["discard"] else (int(pb["ones"][seat]) + 1) * (int(pb["twos"][seat]) + 1)
     assert len(r.table) == cards.size * combos == len(set(r.table["id"]))
@@ -175,7 +175,7 @@ def true_win(position, seat, action):
 
 def test_the_action_decided_by_construction_is_ranked_first():
     seed, k, history, outcomes = final_turn()
-    r = rollout("enemy_anemone", seed=seed, step=k, trials=50, rules={"hands": 1}, players=3)
+    r = rollout("enemy_anemone", seed=seed, step=k - 1, trials=50, rules={"hands": 1}, players=3)
     got = dict(zip(r.table["id"].astype(int), r.table["win"], strict=True))
     assert got == pytest.approx(outcomes)        # one world: the rollout is the truth, exactly
     assert r.table.iloc[0]["win"] == max(outcomes.values()) > min(outcomes.values())
@@ -185,11 +185,11 @@ runner = CliRunner()
 
 
 def test_the_cli_prints_a_table_and_a_bad_step_is_one_line():
-    r = runner.invoke(app, ["rollout", "enemy_anemone", "--seed", "1", "--step", "12", "--trials", "100"])
+    r = runner.invoke(app, ["rollout", "enemy_anemone", "--seed", "1", "--step", "11", "--trials", "100"])
     assert r.exit_code == 0, r.output
     assert "C8 +1" in r.output and "played" in r.output
     r = runner.invoke(app, ["rollout", "enemy_anemone", "--seed", "1", "--step", "5000"])
-    assert r.exit_code == 2 and "so no step 5000" in r.output and r.output.count("\n") == 1, r.output
+    assert r.exit_code == 2 and "so there is no step 5000" in r.output and r.output.count("\n") == 1, r.output
 
 
 def brute_possible(voids, arrivals, played, hand, discards):
@@ -261,6 +261,6 @@ def test_the_current_hand_is_valued_beside_the_match():
     assert (out["hand_score"][:, :, :4, hand][current[:, :, 0, :4] > 0] == np.repeat(top[..., None], 4, 2)[
         current[:, :, 0, :4] > 0]).all()
     assert not np.array_equal(current[:, :, 0, :4], out["win"][:, :, :4])
-    r = rollout("enemy_anemone", seed=3, step=step_, trials=100)
+    r = rollout("enemy_anemone", seed=3, step=step_ - 1, trials=100)
     assert r.meta["current"] == "hand" and r.table["hand_win"].between(0, 1).all()
     assert not np.allclose(r.table["hand_score"], r.table["score"])

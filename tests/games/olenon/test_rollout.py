@@ -90,7 +90,7 @@ def test_a_mid_round_rollout_lists_every_legal_action_once_with_the_team_s_win()
     step = mid_round(history)
     position = history[step - 1]
     seat, (pb, pv, legal) = position.decision()
-    r = rollout("olenon", seed=1, step=step, trials=200)
+    r = rollout("olenon", seed=1, step=step - 1, trials=200)
     assert sorted(r.table["id"]) == legal_actions(pb, pv["hand"]) == list(np.flatnonzero(legal))
     assert r.meta["seat"] == seat and r.table["win"].between(0, 1).all()
     assert set(r.table["action"]) == {KIT.action_text(a) for a in np.flatnonzero(legal)}
@@ -265,7 +265,7 @@ def going_out(seeds=range(200)):
 
 def test_the_action_that_goes_out_is_ranked_first():
     seed, step, action = going_out()
-    r = rollout("olenon", seed=seed, step=step, rules={"rounds": 1}, trials=300)
+    r = rollout("olenon", seed=seed, step=step - 1, rules={"rounds": 1}, trials=300)
     best = r.table.iloc[0]
     assert best["id"] == action and best["win"] == 1.0 and best["win_se"] == 0
     passed = r.table[r.table["id"] == ACTION.PASS].iloc[0]
@@ -280,11 +280,13 @@ runner = CliRunner()
 def test_the_cli_prints_the_table_and_refuses_a_bad_step_in_one_line():
     history = history_of(1)
     step = mid_round(history)
-    r = runner.invoke(app, ["rollout", "olenon", "--seed", "1", "--step", str(step), "--trials", "100"])
+    r = runner.invoke(app, ["rollout", "olenon", "--seed", "1", "--step", str(step - 1), "--trials", "100"])
     assert r.exit_code == 0, r.output
     assert "pass" in r.output and "put down" in r.output and "played" in r.output
     r = runner.invoke(app, ["rollout", "olenon", "--seed", "1", "--step", "5000"])
-    assert r.exit_code == 2 and f"has {len(history) - 1} actions, so no step 5000" in r.output, r.output
+    end = len(history) - 1
+    assert r.exit_code == 2 and f"ends at step {end} (after {end} actions), so there is no step 5000" in r.output, \
+        r.output
     assert r.output.count("\n") == 1, r.output
 
 
@@ -305,7 +307,7 @@ def test_the_current_round_is_valued_beside_the_match():
     ends = out["rounds"] == 2                     # the match ended in this round, in some worlds and not in others
     assert ends.any() and (~ends).any()
     assert np.array_equal(won[..., seat][ends], out["win"][:, :, seat][ends])
-    r = rollout("olenon", seed=seed, step=step, trials=200)
+    r = rollout("olenon", seed=seed, step=step - 1, trials=200)
     assert r.meta["current"] == "round" and r.table["round_win"].between(0, 1).all()
     assert (r.table["round_win_ci_low"] <= r.table["round_win"]).all()
     assert (r.table["round_win"] != r.table["win"]).any()

@@ -101,7 +101,7 @@ def test_a_mid_round_rollout_lists_every_legal_action_once_with_the_seat_s_win(c
     history, runner, step = cases[0]
     position = history[step - 1]
     seat, (pb, pv, legal) = position.decision()
-    r = rollout("spite_and_malice", seed=1, step=step, rules=RULES, trials=200)
+    r = rollout("spite_and_malice", seed=1, step=step - 1, rules=RULES, trials=200)
     assert sorted(r.table["id"]) == legal_actions(pb, pv["hand"], seat) == list(np.flatnonzero(legal))
     assert r.meta["seat"] == seat and r.table["win"].between(0, 1).all()
     texts = [KIT.action_text(a) for a in np.flatnonzero(legal)]
@@ -276,7 +276,7 @@ def going_out(seeds=range(100)):
 
 def test_the_action_that_plays_out_the_payoff_pile_is_ranked_first():
     seed, step, wins = going_out()
-    r = rollout("spite_and_malice", seed=seed, step=step, rules=WIN_RULES, trials=300)
+    r = rollout("spite_and_malice", seed=seed, step=step - 1, rules=WIN_RULES, trials=300)
     best = r.table.iloc[0]
     assert best["id"] in wins and best["win"] == 1.0 and best["win_se"] == 0
     assert (r.table[r.table["id"].isin(wins)]["win"] == 1.0).all()
@@ -291,12 +291,14 @@ runner = CliRunner()
 
 def test_the_cli_prints_the_table_and_refuses_a_bad_step_in_one_line(cases):
     history, _, step = cases[0]
-    r = runner.invoke(app, ["rollout", "spite_and_malice", "--seed", "1", "--step", str(step), "--trials", "100",
+    r = runner.invoke(app, ["rollout", "spite_and_malice", "--seed", "1", "--step", str(step - 1), "--trials", "100",
                             *RULE_ARGS])
     assert r.exit_code == 0, r.output
     assert "discard" in r.output and "to side" in r.output and "played" in r.output
     r = runner.invoke(app, ["rollout", "spite_and_malice", "--seed", "1", "--step", "50000", *RULE_ARGS])
-    assert r.exit_code == 2 and f"has {len(history) - 1} actions, so no step 50000" in r.output, r.output
+    end = len(history) - 1
+    assert r.exit_code == 2 and f"ends at step {end} (after {end:,} moves), so there is no step 50000" in r.output, \
+        r.output
     assert r.output.count("\n") == 1, r.output
 
 
@@ -321,6 +323,6 @@ def test_the_current_round_is_valued_beside_the_match(cases):
     assert ends.any() and (~ends).any()
     assert np.array_equal(scored[ends], (out["points"] - start_points)[ends])
     assert np.array_equal(won[ends], (out["rounds_won"] - start_won)[ends])
-    r = rollout("spite_and_malice", seed=1, step=step, rules=RULES, trials=100)
+    r = rollout("spite_and_malice", seed=1, step=step - 1, rules=RULES, trials=100)
     assert r.meta["current"] == "round" and r.table["round_win"].between(0, 1).all()
     assert {"round_score", "round_score_ci_low", "round_score_ci_high"} <= set(r.table.columns)
