@@ -211,3 +211,65 @@ def test_patient_with_its_default_switches_is_builder():
     a = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["builder", "random"], keep_records=True)
     b = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["patient", "random"], keep_records=True)
     assert same_records(a.records, b.records)
+
+
+def test_blocker_plays_a_card_that_takes_the_opponents_payoff_top_away_first():
+    # the opponent shows 7 and pile 0 shows 6; our payoff top 5 is out of reach this turn (pile 1
+    # shows A, hand 2 7 J Q Q: no 3 or 4), so builder builds 2 toward it; blocker plays its 7 first
+    t = Table(payoffs=["9 5", "3 7"], hands=["2 7 J Q Q", "2 2 2"], builds=["A 2 3 4 5 6", "A"])
+    assert act("builder", t) == action("2>b1")
+    assert act("blocker", t) == action("7>b0") and act("blocker", t, spoil=0) == action("2>b1")
+    # a side top first
+    t = Table(payoffs=["9 5", "3 7"], hands=["2 7 J Q Q", "2 2 2"], sides=[["", "", "7", ""], []],
+              builds=["A 2 3 4 5 6", "A"])
+    assert act("blocker", t) == action("S2>b0")
+
+
+def test_blocker_spends_a_king_to_spoil_only_with_spoil_2():
+    # the opponent shows 7, pile 0 shows 6; no 7 and no chain to our payoff top J: builder keeps its
+    # King and discards, blocker (spoil=2, its default) plays the King onto pile 0, spoil=1 discards
+    t = Table(payoffs=["9 J", "3 7"], hands=["K 2 9 9 Q", "2 2 2"], builds=["A 2 3 4 5 6"])
+    assert (act("builder", t) & 7) >= 4 and (act("blocker", t, spoil=1) & 7) >= 4
+    assert act("blocker", t) == action("K>b0")
+    # the chain to our own payoff top goes first: 7 onto pile 0 (showing 6) reaches the payoff 8
+    t = Table(payoffs=["9 8", "3 7"], hands=["K 7 9 9 Q", "2 2 2"], builds=["A 2 3 4 5 6"])
+    assert act("blocker", t) == action("7>b0")
+    t = Table(payoffs=["9 8", "3 9"], hands=["K 7 9 9 Q", "2 2 2"], builds=["A 2 3 4 5 6", "A 2 3 4 5 6 7 8"])
+    assert act("blocker", t) == action("7>b0")
+
+
+def test_blocker_reach_keeps_back_cards_that_open_the_opponents_way():
+    # our payoff top 3; our 6 onto pile 0 (showing 5) takes it past; the opponent shows 8 with a
+    # side top 7: after the 6 it could play 7 then 8. reach=-1 (the default) plays it like builder
+    t = Table(payoffs=["9 3", "4 8"], hands=["6 10 10 J Q", "2 2 2"], sides=[[], ["7", "", "", ""]],
+              builds=["A 2 3 4 5"])
+    assert act("builder", t) == action("6>b0") and act("blocker", t) == action("6>b0")
+    assert (act("blocker", t, reach=0) & 7) >= 4
+    # without the side top the 7 would have to come from the opponent's hand: reach=1 guesses it does
+    t = Table(payoffs=["9 3", "4 8"], hands=["6 10 10 J Q", "2 2 2"], builds=["A 2 3 4 5"])
+    assert act("blocker", t, reach=0) == action("6>b0") and (act("blocker", t, reach=1) & 7) >= 4
+    # a King on an opponent's side pile fills the gap
+    t = Table(payoffs=["9 3", "4 8"], hands=["6 10 10 J Q", "2 2 2"], sides=[[], ["", "K", "", ""]],
+              builds=["A 2 3 4 5"])
+    assert (act("blocker", t, reach=0) & 7) >= 4
+
+
+def test_blocker_strict_holds_back_builds_toward_its_own_payoff_top_too():
+    # our payoff top 9: the 6 onto pile 0 (showing 5) is toward it, but opens the opponent's 7
+    t = Table(payoffs=["9 9", "4 7"], hands=["6 10 10 J Q", "2 2 2"], builds=["A 2 3 4 5"])
+    assert act("blocker", t, reach=0) == action("6>b0")
+    assert (act("blocker", t, reach=0, strict=1) & 7) >= 4
+
+
+def test_blocker_puts_a_king_payoff_top_where_it_opens_nothing():
+    # the opponent shows 7: a King onto pile 1 (showing 5) would leave it at 6; with reach=0 it goes
+    # onto pile 0 (showing 3) instead, by default onto the highest pile as builder's
+    t = Table(payoffs=["9 K", "4 7"], hands=["2 5 6 7 9", "2 2 2"], builds=["A 2 3", "A 2 3 4 5", "A"])
+    assert act("blocker", t) == action("P>b1") and act("blocker", t, reach=0) == action("P>b0")
+
+
+def test_blocker_at_its_defaults_is_not_builder():
+    """It plays differently (a tournament of the two compares two policies): other records."""
+    a = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["builder", "random"], keep_records=True)
+    b = analyser.simulate("spite_and_malice", n=40, seed=2, policies=["blocker", "random"], keep_records=True)
+    assert not same_records(a.records, b.records)
