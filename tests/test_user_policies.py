@@ -151,7 +151,7 @@ def test_the_cli_takes_a_policy_of_ones_own_by_module_path(here, spec):
 
 @pytest.mark.parametrize("spec, words", [
     ("words_nothere:fn", "policy 'words_nothere:fn': no built-in policy and no module named 'words_nothere' in the "
-                         "current directory or on sys.path; built-in: random, lowest, saver, pickup"),
+                         "current directory or on sys.path; built-in: random, lowest, saver, pickup, pimc, ismcts"),
     ("words_pols.nothere:fn", "policy 'words_pols.nothere:fn': no module named 'words_pols.nothere' in the current "
                               "directory or on sys.path"),
     ("words_pols.mod:nope", "policy 'words_pols.mod:nope': module words_pols.mod has no 'nope'"),

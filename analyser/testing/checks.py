@@ -428,7 +428,9 @@ def checks_of(game: GameSpec, policies=None, source: str | None = None) -> list[
     first, last = cases[0], cases[-1]
     ends = [first, last] if len(cases) > 1 else [first]
     played = cases if any(not rules for _, rules in cases) else [(game.default_players, {}), *cases]
-    asked = list(game.policies) if policies is None else list(policies)
+    # every built-in policy, a search player at a budget of 2 (tests/test_search_players.py asks more)
+    asked = ([p.bind(**{p.params[0].name: 2}) if p.search else p for p in game.policies] if policies is None
+             else list(policies))
 
     def each(fn, chosen):
         return tuple(Case(label(players, rules), lambda tmp, p=players, r=rules: fn(p, r))

@@ -19,6 +19,7 @@ seat order, seed 2, points of match win share): spoil=2 +22 [+15, +29] (at 2,000
 reach=0 -10 [-17, -4], reach=0 with strict=1 -25, save_kings=0 -67: Kings pay to spoil the
 opponent's payoff top, cards held back do not."""
 from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.games.search_specs import search_policies
 
 _FNS = "analyser.games.spite_and_malice.policies:"
 
@@ -60,3 +61,4 @@ POLICIES = (
                 ParamSpec("strict", 0, "1: reach holds back builds toward its own payoff top too; 0: only the "
                           "others", low=0, high=1, integer=True))),
 )
+POLICIES += search_policies("analyser.games.spite_and_malice", POLICIES, "builder", part="round")

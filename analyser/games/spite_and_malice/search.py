@@ -27,12 +27,12 @@ from analyser.games.spite_and_malice.constants import COPIES, HAND, MAX_CENTRE, 
 from analyser.games.spite_and_malice.dispatch import decide_nb
 from analyser.games.spite_and_malice.engine import RECORD_DTYPE, record_nb
 from analyser.games.spite_and_malice.playouts import current_nb, forced_policy, part_nb
-from analyser.games.spite_and_malice.rules import step_nb
+from analyser.games.spite_and_malice.rules import legal_nb, step_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.jit import inline_kernel, jit, kernel
 from analyser.kernels.records import reset_nb
 from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import pimc_policy
+from analyser.kernels.search import search_policies
 
 # One decision: onto each build pile the payoff top, four side tops, the next value and a King
 # from the hand; and each of at most five hand values onto each side pile (a stop only with an
@@ -130,6 +130,12 @@ def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
 
 
 @inline_kernel
+def fill_legal_nb(pb, pv, legal):
+    """The seat's legal moves, as the rules mark them before asking a pointer policy."""
+    legal_nb(pb, pv["hand"], pb["seat"], legal)
+
+
+@inline_kernel
 def searching_nb(pb):
     """Every decision of Spite & Malice is searched."""
     return True
@@ -141,9 +147,10 @@ def fallback_nb(kind, policies, pb, pv, legal, row):
     return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
 
 
-pimc_policy = pimc_policy(
+pimc_policy, ismcts_policy = search_policies(
     __file__, POLICY_SIG, POLICIES_T,
-    actions_nb=actions_nb, world_nb=world_nb, searching_nb=searching_nb, fallback_nb=fallback_nb,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
+    fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTINGS),
     MAX_CHOICES=MAX_CHOICES)

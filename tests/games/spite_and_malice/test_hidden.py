@@ -64,7 +64,7 @@ GAME = get_game("spite_and_malice")
 
 
 def test_the_honest_game_passes_with_every_policy_and_a_memory_reader():
-    checked, changed = checks.check_hidden_information(GAME, SpiteKit(), [peeker, *GAME.policies], 2, RULES)
+    checked, changed = checks.check_hidden_information(GAME, SpiteKit(), [peeker, *GAME.heuristics], 2, RULES)
     assert checked >= 20 and changed >= checked // 2
 
 
@@ -82,6 +82,6 @@ def test_the_default_rules_pass_too():
     """Twenty payoff cards, the stock of 54: every re-deal moves hidden cards. One round of the default
     match (about 80 decisions; the whole match to 50 points has some 2,000, every later round dealt
     anew as the short matches above are)."""
-    checked, changed = checks.check_hidden_information(GAME, SpiteKit(), list(GAME.policies), 2, {"rounds": 1},
+    checked, changed = checks.check_hidden_information(GAME, SpiteKit(), list(GAME.heuristics), 2, {"rounds": 1},
                                                        units=1)
     assert checked >= 20 and changed == checked
