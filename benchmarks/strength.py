@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from machine import machine_line
+
 import analyser
 from analyser.games.registry import get_game
-from machine import machine_line
 
 
 def row(game, a: str, b: str, deals: int, seed: int) -> tuple[str, float, float]:
