@@ -42,7 +42,8 @@ def main() -> None:
     game = get_game(args.game)
     skip = set(filter(None, args.skip.split(",")))
     print(machine_line())
-    print(f"\n{game.title}, {game.default_players} players, {args.deals:,} deals x every arrangement, seed {args.seed}\n")
+    print(f"\n{game.title}, {game.default_players} players, {args.deals:,} deals x every arrangement, "
+          f"seed {args.seed}\n")
     print("| game | A | B | deals | A - B, points of win share [95% CI] | time |")
     print("|---|---|---|---:|---:|---:|")
     if "heuristics" not in skip:
