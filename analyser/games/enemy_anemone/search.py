@@ -32,8 +32,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.enemy_anemone import SETTINGS
-from analyser.games.enemy_anemone.constants import ACTION, DECK_SIZE, DECKS, MAX_PLAYERS, N_RANKS, N_SUITS, SUIT_MASK
+from analyser.games.enemy_anemone.constants import (
+    ACTION,
+    DECK_SIZE,
+    DECKS,
+    MAX_PLAYERS,
+    N_RANKS,
+    N_SUITS,
+    SETTING,
+    SUIT_MASK,
+)
 from analyser.games.enemy_anemone.dispatch import decide_nb
 from analyser.games.enemy_anemone.engine import RECORD_DTYPE, record_nb
 from analyser.games.enemy_anemone.playouts import current_nb, forced_policy, part_nb
@@ -249,5 +257,5 @@ pimc_policy, ismcts_policy = search_policies(
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
-    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=len(SETTINGS),
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)

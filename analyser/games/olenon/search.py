@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.olenon import SETTINGS
-from analyser.games.olenon.constants import ACTION, COPIES, LEGAL_SIZE, N_VALUES, PLAYERS, SET_ASIDE
+from analyser.games.olenon.constants import ACTION, COPIES, LEGAL_SIZE, N_VALUES, PLAYERS, SET_ASIDE, SETTING
 from analyser.games.olenon.dispatch import decide_nb
 from analyser.games.olenon.engine import RECORD_DTYPE, record_nb
 from analyser.games.olenon.playouts import current_nb, forced_policy, part_nb
@@ -142,5 +141,5 @@ pimc_policy, ismcts_policy = search_policies(
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
-    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTINGS),
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.palace import SETTINGS
-from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE
+from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, PHASE, SETTING
 from analyser.games.palace.dispatch import decide_nb
 from analyser.games.palace.engine import RECORD_DTYPE, record_nb
 from analyser.games.palace.playouts import forced_policy
@@ -33,7 +32,7 @@ from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
 from analyser.kernels.search import search_policies
 
 MAX_CHOICES = ACTION.SWAP          # plays, the pickup and the face-down cards
-N_SETTINGS = len(SETTINGS)
+N_SETTINGS = len(SETTING)
 
 
 @inline_kernel

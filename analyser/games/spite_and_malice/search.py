@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.spite_and_malice import SETTINGS
-from analyser.games.spite_and_malice.constants import COPIES, HAND, MAX_CENTRE, N_VALUES, PLAYERS, SIDES
+from analyser.games.spite_and_malice.constants import COPIES, HAND, MAX_CENTRE, N_VALUES, PLAYERS, SETTING, SIDES
 from analyser.games.spite_and_malice.dispatch import decide_nb
 from analyser.games.spite_and_malice.engine import RECORD_DTYPE, record_nb
 from analyser.games.spite_and_malice.playouts import current_nb, forced_policy, part_nb
@@ -152,5 +151,5 @@ pimc_policy, ismcts_policy = search_policies(
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
-    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTINGS),
+    FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)

@@ -18,7 +18,7 @@ from analyser.games.olenon.kit import legal_actions
 from analyser.games.olenon.state import new_state_nb
 from tests.games.olenon.positions import action, counts
 
-SPECS = {s.name: s for s in POLICIES}
+SPECS = {s.name: s for s in POLICIES if not s.search}     # search players: tests/test_search_players.py
 
 
 def position(hand, table="", seat=0, owner=None, hand_len=None, talk=0, hands=None, seed=1):
