@@ -7,7 +7,8 @@ decision with two or more legal actions it draws worlds from what the seat knows
 ``world_nb``, analyser.games.<game>.search), plays every legal action out in each world with the
 rollout policy (a built-in of the game, called directly by its kind) on common random numbers (the
 same world and streams for every action), and plays the action with the best mean value: the
-seat's win share of the unit, or of the part (hand, round) the decision is in (``HORIZON``).
+seat's win share of the unit, or of the part (hand, round) the decision is in (``HORIZON``); on a
+tie it keeps the rollout policy's own choice (a search that improves on its heuristic).
 
 What a policy does not otherwise see but a rollout needs, its params row carries after the
 search's own parameters (analyser.games.search_specs writes it): the rollout policy's parameter
@@ -53,7 +54,7 @@ POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forc
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
-new_state_nb = settled_nb = value_nb = fill_legal_nb = None
+new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
 
@@ -116,8 +117,8 @@ def _pimc_body(policies, pb, pv, legal, row):
                 steps += 1
             total[a] += value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current)
     memory[STEPS] += steps
-    best = 0
-    for a in range(1, n):
+    best = default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)
+    for a in range(n):
         if total[a] > total[best]:
             best = a
     return actions[best]
@@ -247,14 +248,29 @@ def _ismcts_body(policies, pb, pv, legal, row):
             visits[node] += 1.0
             reward[node] += values[node_player[node]]
     memory[STEPS] += steps
+    default = actions[default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)]
     best = -1
     child = node_child[0]
     while child >= 0:
         if best < 0 or visits[child] > visits[best] or (visits[child] == visits[best]
-                                                        and node_action[child] < node_action[best]):
+                                                        and node_action[child] == default):
             best = child
         child = node_next[child]
-    return node_action[best] if best >= 0 else actions[0]
+    return node_action[best] if best >= 0 else default
+
+
+def _default_index(kind, policies, pb, pv, legal, row, priv, actions, n):
+    """The place in ``actions`` of what the rollout policy plays here: the search keeps it unless
+    another action did strictly better (a tie, common at small budgets, is no reason to leave the
+    heuristic's choice). Asked on a copy of the seat's record (``priv``'s, a spare buffer), so its
+    stream and memory are not the real ones'."""
+    seat = pb["seat"]
+    priv[seat] = pv
+    choice = fallback_nb(kind, policies, pb, priv[seat], legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+    for a in range(n):
+        if actions[a] == choice:
+            return a
+    return 0
 
 
 def _part_settled(pub, seat, part, horizon):
@@ -307,6 +323,8 @@ def search_policies(owner: str, policy_signature, policies_t, **hooks):
         if name not in hooks:
             games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
             hooks[name] = inline_kernel(bind(template, owner, **games))
+    hooks["default_index_nb"] = njit(cache=True, inline="always")(bind(_default_index, owner,
+                                                                         fallback_nb=hooks["fallback_nb"]))
     body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
     wrapper = _WRAPPERS[hooks["PLAYERS"]]
     out = []
