@@ -61,7 +61,7 @@ def test_a_forced_move_costs_no_search_and_a_choice_does(name, search):
     runner = ChunkRunner(RunConfig.build(game, players=game.default_players, policies=[game.default_policy],
                                          deals=1, seed=3, rules=RULES.get(name)))
     policy = game.policy_map[search].bind()
-    row = policy.engine_row(game, runner.settings)
+    row = policy.engine_row(game, runner.settings, game.default_players)
     forced = chosen = 0
     for unit in range(6):
         for position in kit.play(3, unit, game.default_players, runner.settings, runner.fns, runner.params,

@@ -36,7 +36,7 @@ class ChunkRunner:
         self.settings = config.game.settings_row(config.settings)
         self.params = np.zeros((seats, ROW))
         for s, seat in enumerate(config.seats):
-            self.params[s] = seat.engine_row(config.game, self.settings)
+            self.params[s] = seat.engine_row(config.game, self.settings, config.players)
         self.streams = np.zeros(seats, np.int64)
         self.streams[: config.players] = config.streams
 

@@ -142,13 +142,13 @@ class SeatPolicy:
     def to_dict(self) -> dict:
         return {"policy": self.name, "params": dict(self.values)}
 
-    def engine_row(self, game, settings: np.ndarray) -> np.ndarray:
+    def engine_row(self, game, settings: np.ndarray, players: int) -> np.ndarray:
         """The row the engine hands this seat's policy (analyser.kernels.search_row): the named values,
         then, for a search player, what its rollouts need (its spec's ``context``)."""
         out = np.zeros(ROW)
         out[:MAX_PARAMS] = self.row()
         if self.spec.context is not None:
-            out[MAX_PARAMS:] = self.spec.context(self, game, settings)
+            out[MAX_PARAMS:] = self.spec.context(self, game, settings, players)
         return out
 
 

@@ -41,11 +41,15 @@ from analyser.kernels.search_row import (
     BUDGET,
     HORIZON,
     KIND,
+    MARGIN,
     ROLLOUT_AT,
     ROW,
+    SCALE,
     SEARCHED,
+    SEATS,
     SETTINGS_AT,
     STEPS,
+    VALUE,
     WORLDS_DRAWN,
     C,
 )
@@ -89,7 +93,7 @@ def _pimc_body(policies, pb, pv, legal, row):
     log = np.zeros(0, np.int32)
     rec = np.zeros(1, RECORD_DTYPE)
     current = np.zeros((2, PLAYERS))
-    total = np.zeros(n)
+    values = np.zeros((worlds, n))
     rng = pv["rng"]
     memory = pv["memory"]
     memory[SEARCHED] += 1.0
@@ -115,13 +119,35 @@ def _pimc_body(policies, pb, pv, legal, row):
             while not over and not settled_nb(wpub, seat, part, horizon):
                 over = step_nb(wseed, w, settings, streams, policies, kinds, params, wpub, wpriv, whid, legal_w, log)
                 steps += 1
-            total[a] += value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current)
+            values[w, a] = value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current, row)
     memory[STEPS] += steps
-    best = default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)
+    default = default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)
+    return actions[pick_nb(values, default, row[MARGIN])]
+
+
+@njit(cache=True)
+def pick_nb(values, default, margin):
+    """The action with the best mean over the worlds (``values[w, a]``), if it beats the rollout
+    policy's choice (``default``) by more than ``margin`` standard errors of their paired difference
+    over the worlds; else that choice. Margin 0: the best mean, the heuristic's choice on a tie."""
+    worlds, n = values.shape
+    best = default
+    best_mean = 0.0
     for a in range(n):
-        if total[a] > total[best]:
-            best = a
-    return actions[best]
+        if a == default:
+            continue
+        mean = 0.0
+        for w in range(worlds):
+            mean += values[w, a] - values[w, default]
+        mean /= worlds
+        var = 0.0
+        for w in range(worlds):
+            d = values[w, a] - values[w, default] - mean
+            var += d * d
+        se = np.sqrt(var / max(worlds - 1, 1) / worlds)
+        if mean > best_mean and mean > margin * se:
+            best, best_mean = a, mean
+    return best
 
 
 def _ismcts_body(policies, pb, pv, legal, row):
@@ -242,7 +268,7 @@ def _ismcts_body(policies, pb, pv, legal, row):
             over = step_nb(wseed, it, settings, streams, policies, kinds, params, pub, priv, hid, legal_w, log)
             steps += 1
         for s in range(PLAYERS):
-            values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current)
+            values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current, row)
         for d in range(depth):
             node = path[d]
             visits[node] += 1.0
@@ -279,13 +305,24 @@ def _part_settled(pub, seat, part, horizon):
     return horizon == 1 and part_nb(pub) != part
 
 
-def _part_value(start_pub, start_hid, pub, hid, seat, horizon, rec, current):
-    """The seat's win share of the unit (``horizon`` 0), or of the part the world started in."""
+def _part_value(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row):
+    """The seat's win share of the unit (``horizon`` 0), or of the part the world started in; with
+    ``row[VALUE]`` 1, its score's margin over the best other seat's instead, scaled by ``row[SCALE]``
+    (a match won on points is won by the margins of its parts: a finer signal than who won each)."""
     if horizon == 1:
         current_nb(start_pub, start_hid, pub, hid, current)
+    else:
+        record_nb(rec, 0, pub, hid)
+        for s in range(current.shape[1]):
+            current[0, s] = rec["win"][s]
+            current[1, s] = rec["score"][s]
+    if row[VALUE] == 0:
         return current[0, seat]
-    record_nb(rec, 0, pub, hid)
-    return rec["win"][seat]
+    best = -np.inf
+    for s in range(np.int64(row[SEATS])):
+        if s != seat:
+            best = max(best, current[1, s])
+    return (current[1, seat] - best) * row[SCALE]
 
 
 # A policy itself: its body called with PLAYERS times the game's forced_policy, a tuple written
@@ -316,7 +353,7 @@ def search_policies(owner: str, policy_signature, policies_t, **hooks):
     functions and constants (actions_nb, fill_legal_nb, world_nb, searching_nb, fallback_nb, step_nb,
     record_nb, current_nb, part_nb, new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE,
     PLAYERS, N_SETTINGS, MAX_CHOICES), and optionally ``settled_nb(pub, seat, part, horizon)`` and
-    ``value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current)``: when a world's value
+    ``value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row)``: when a world's value
     for the seat is known, and what it is (by default the part's or the unit's win share,
     _part_settled and _part_value)."""
     for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):

@@ -14,6 +14,9 @@ SETTINGS_AT = 16         # row[16:32]: the run's rule settings
 SEARCH_AT = 32           # row[32:]: the search's parameters, as the kernel reads them:
 BUDGET, KIND, HORIZON, C = 32, 33, 34, 35     # worlds or iterations; the rollout policy's kind;
                                               # 0 the unit, 1 the part; ISMCTS's exploration constant
+MARGIN = 39         # PIMC leaves its heuristic's choice only for an action this many standard errors better
+VALUE, SCALE, SEATS = 36, 37, 38    # 0 the win share, 1 the score's margin over the best other seat;
+                                    # 1 / the score's range (so a margin is within -1..1); the players
 
 # What a search player counts in its own policy memory (pv["memory"], 8 slots; the built-in heuristics
 # it rolls out with use the first ones): decisions searched, worlds drawn, rollout steps played.

@@ -353,7 +353,7 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
             if mine is not None:
                 assert np.array_equal(mine, other.memory(seat)), "a re-deal lost the policy's memory"
             for p in asked:
-                row = p.engine_row(game, runner.settings)
+                row = p.engine_row(game, runner.settings, players)
                 a = p.spec.function(*fresh(args), row)
                 b = p.spec.function(*fresh(again[1]), row)
                 assert a == b, (f"{p.label()} chose {a}, then {b} when what seat {seat} cannot see was re-dealt "

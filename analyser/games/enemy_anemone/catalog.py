@@ -40,4 +40,4 @@ POLICIES = (
                 _MIN_POINTS,
                 _MIN_TOKENS)),
 )
-POLICIES += search_policies("analyser.games.enemy_anemone", POLICIES, "timing", part="hand")
+POLICIES += search_policies("analyser.games.enemy_anemone", POLICIES, "timing", part="hand", value="win")

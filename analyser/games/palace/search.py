@@ -76,7 +76,7 @@ def settled_nb(pub, seat, part, horizon):
 
 
 @inline_kernel
-def value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current):
+def value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row):
     """1 unless the seat is the loser, or the world reached the action cap first."""
     pb = pub[0]
     return 0.0 if hid[0]["aborted"] or pb["place"][seat] == pb["players"] else 1.0

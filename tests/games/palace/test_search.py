@@ -190,7 +190,7 @@ def ask(policy, t):
     from tests.games.palace.table import legal_actions
     legal_actions(pb, pv, int(pb["seat"]), t.legal)
     args = fresh((pb, pv, t.legal))
-    action = policy.spec.function(*args, policy.engine_row(GAME, t.settings))
+    action = policy.spec.function(*args, policy.engine_row(GAME, t.settings, t.players))
     return int(action), int(args[1]["rng"][0])
 
 
