@@ -40,7 +40,8 @@ def decision_text(data: dict, step: int) -> str:
     script = (Path(analyser.io.__file__).parent / "replay_page.js").read_text(encoding="utf-8")
     go = (f"\nvar s = document.getElementById('slider'); s.value = '{step}'; s.handlers.input();"
           "\nconsole.log(text(document.getElementById('decision')));")
-    run = subprocess.run([NODE, "-e", STAND_IN + script + go], input=json.dumps(data), capture_output=True, text=True, timeout=60)
+    run = subprocess.run([NODE, "-e", STAND_IN + script + go], input=json.dumps(data), capture_output=True, text=True,
+                         timeout=60)
     assert run.returncode == 0, run.stderr
     return run.stdout
 
