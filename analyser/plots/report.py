@@ -155,9 +155,9 @@ def report_figures(report) -> dict:
     if "rules" in p and not p["rules"]["frame"].empty:
         out["rules"] = rules_figure(report)
     if "policies" in p and "skipped" not in p["policies"]:
-        out["policies"] = policies_figure(report)
         meta = {**_caption_meta(report, deals=report.meta["tournament_deals"]),
                 "fair_share": p["policies"]["fair_share"], "cell": p["policies"]["meta"].get("cell")}
         out["head_to_head"] = head_to_head(p["policies"]["matrix"], p["policies"]["ci_low"], p["policies"]["ci_high"],
-                                           meta)
+                                           meta)                # the result to read, before the ratings
+        out["policies"] = policies_figure(report)
     return out
