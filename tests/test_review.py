@@ -55,6 +55,13 @@ def test_a_review_says_its_cost_first_and_that_the_unit_hit_the_cap_and_takes_a_
     r = review("palace", seed=1, deal=4, seat=0, trials=10, steps=(None, 20))
     assert r.meta["aborted"] and r.meta["decisions"] == 4 and r.table["step"].max() <= 20
     assert r.meta["decisions_in_unit"] == 423
+    from analyser.analyses.review import cost_note
+    from analyser.analyses.rollout import Stopping
+    from analyser.engine.config import RunConfig
+
+    unbounded = cost_note(423, 423, Stopping.of(1000, None, False, None), True, "4,999 turns",
+                          RunConfig.build("palace", deals=1), False)
+    assert unbounded.startswith("review: 423 decisions x 1,000 worlds") and "Bound it with --steps A..B" in unbounded
 
 
 @pytest.mark.parametrize("steps, says", [("abc", "the steps are A..B"), ("30..10", "are empty"),

@@ -110,9 +110,10 @@ def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, po
         if not chosen:
             raise UserError(f"seat {seat} has no real decision in {where}")
         if shown:
-            print(cost_note(len(chosen), len(mine), rule, capped, step_count(kit, last), config), file=sys.stderr)
-        with progress_bar(len(chosen) * Progress.first(rule), f"reviewing {counted(len(chosen), 'decision')}",
-                          shown) as bar:
+            print(cost_note(len(chosen), len(mine), rule, capped, step_count(kit, last), config, steps is not None),
+                  file=sys.stderr)
+        label = Progress.label(f"reviewing {counted(len(chosen), 'decision')}", rule)
+        with progress_bar(len(chosen) * Progress.first(rule), label, shown) as bar:
             track = Progress(bar, len(chosen), rule)
             rollouts = [roll(history[: k + 1], kit, runner, rule, rollout_seed, k, threads, track) for k in chosen]
     table = cost_table(chosen, rollouts)
@@ -146,15 +147,18 @@ def step_range(steps: str | tuple | None, last: int, kit) -> tuple[int, int]:
     return low, min(high, last)
 
 
-def cost_note(chosen: int, mine: int, rule: Stopping, capped: bool, length: str, config: RunConfig) -> str:
-    """What a review will cost, said before it starts: decisions x worlds, and a unit cut at the action cap."""
+def cost_note(chosen: int, mine: int, rule: Stopping, capped: bool, length: str, config: RunConfig,
+              bounded: bool) -> str:
+    """What a review will cost, said before it starts: decisions x worlds, and a unit cut at the action cap
+    (with how to bound the review, unless ``bounded`` already)."""
     worlds = f"{rule.trials:,} worlds" if rule.precision is None else f"up to {rule.trials:,} worlds"
     head = (f"review: {counted(chosen, 'decision')}" + (f" of the seat's {mine:,}" if chosen < mine else "")
             + f" x {worlds}, every legal action played out on each world to the {config.game.unit}'s end")
     if not capped:
         return head + f" (the {config.game.unit} took {length})."
     return (head + f"; this {config.game.unit} never ended: it hit the action cap after {length}, so every play-out "
-            "may run to the cap too. Bound it with --steps A..B (the positions after A to B steps).")
+            "may run to the cap too." + ("" if bounded else " Bound it with --steps A..B (the positions after A to B "
+                                         "steps)."))
 
 
 COST = ("a decision's cost is the best action's win share less the played one's: the best picked on the even "

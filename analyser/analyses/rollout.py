@@ -163,7 +163,7 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
         if seat is not None and seat != decision[0]:
             raise UserError(f"seat {seat} is not to move at step {step}; seat {decision[0]} is")
         shown = in_notebook() if progress is None else bool(progress)
-        with progress_bar(Progress.first(rule), "rolling out", shown) as bar:
+        with progress_bar(Progress.first(rule), Progress.label("rolling out", rule), shown) as bar:
             result = roll(history, kit, runner, rule, rollout_seed, step, threads, Progress(bar, 1, rule))
     if len(result.table) == 1:
         result.meta["forced"] = "a forced move: the seat has one legal action, so there is nothing to compare"
@@ -368,6 +368,11 @@ class Progress:
     def first(rule: Stopping) -> int:
         """A decision's worlds as first expected: all of them, or one batch toward a precision target."""
         return rule.trials if rule.precision is None else min(BATCH, rule.trials)
+
+    @staticmethod
+    def label(what: str, rule: Stopping) -> str:
+        """The bar's label: with a precision target, that its total is an estimate."""
+        return what if rule.precision is None else f"{what} to ±{rule.precision:g} (total estimated)"
 
     def played(self, n: int) -> None:
         self.now += n
