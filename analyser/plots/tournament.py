@@ -74,5 +74,5 @@ def _weights_panel(ax, equilibrium: pd.DataFrame, order: list[str]) -> None:
     set_ticks(ax, order, axis="y")
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("equilibrium weight (Nash averaging; band: 95% interval)")
+    ax.set_xlabel("equilibrium weight (band: 95% interval)")
     ax.grid(axis="x", alpha=0.3)

@@ -65,6 +65,7 @@ def test_the_equilibrium_panel_draws_no_dark_line_across_it():
             assert 0.299 * colour[0] + 0.587 * colour[1] + 0.114 * colour[2] > 0.6, colour
     bands = [p for p in panel.patches if p.get_width() >= 0.99]
     assert len(bands) == 2 and all(sum(to_rgb(p.get_facecolor())) / 3 > 0.75 for p in bands)
+    assert_inside(fig)
 
 
 def test_the_players_legend_covers_no_data():
