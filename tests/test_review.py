@@ -2,6 +2,7 @@
 interval, no sum of costs), says up front what it will cost, bounds itself to a step range, and
 rollouts and reviews show their worlds on a bar whose total a precision target estimates."""
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -115,3 +116,23 @@ def test_a_review_bar_counts_every_decision_s_worlds(monkeypatch):
     r = review("palace", seed=1, seat=0, trials=30, steps="..20", progress=True)
     bar, = bars
     assert bar.totals[0] == bar.totals[-1] == bar.done == 30 * r.meta["decisions"]
+
+
+def test_an_older_review_file_is_named_as_such(tmp_path):
+    from analyser.io.results_file import write_frame
+
+    old = tmp_path / "old.parquet"
+    write_frame(old, pd.DataFrame({"step": [1], "played": ["a"], "best": ["b"], "cost": [0.1]}),
+                {"kind": "review", "total_cost": 0.794, "game": "palace"})
+    cli = runner.invoke(app, ["show", str(old)])
+    assert cli.exit_code == 2 and "older version" in cli.output and "run `analyser review` again" in cli.output, \
+        cli.output
+
+
+def test_the_review_figure_marks_the_costly_decisions(palace_review, tmp_path):
+    from tests.plots.test_readable import assert_inside
+
+    fig = palace_review.plot()
+    title = fig.get_suptitle()
+    assert "mean cost per decision" in title and "costly" in title and "total" not in title
+    assert_inside(fig)

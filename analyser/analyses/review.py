@@ -210,6 +210,9 @@ def decision_cost(r: RolloutResult) -> dict:
 def load_review(path) -> ReviewResult:
     """Read a file written by ``review(...).save`` / ``analyser review --out`` back."""
     meta, frame, path = read_results(path, "review", "a review (written by `analyser review --out`)")
+    if "total_cost" in meta and "mean_cost" not in meta:
+        raise UserError(f"{path} is a review by an older version (a sum of costs, no costly decisions): run "
+                        "`analyser review` again")
     if not {"step", "played", "best", "cost", "costly"} <= set(frame.columns) or "mean_cost" not in meta:
         raise UserError(f"{path} has damaged review columns or metadata")
     return ReviewResult(frame, meta, [])

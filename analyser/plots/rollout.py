@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.plots.figures import ACCENT, MUTED, caption, game_title, new_figure, pct, percent_axis
+from analyser.plots.figures import ACCENT, MUTED, caption, game_title, new_figure, pct, percent_axis, title
 
 
 def rollout_figure(result):
@@ -40,7 +40,7 @@ def review_figure(result):
     err = 100 * np.abs(np.vstack([table["cost"] - table["cost_ci_low"], table["cost_ci_high"] - table["cost"]]))
     ax.axhline(0, color=MUTED, lw=1)
     costly = table["costly"].to_numpy(bool)
-    for mask, color, label in ((~costly, MUTED, "not shown costly"), (costly, ACCENT, "costly (Holm, 5%)")):
+    for mask, color, label in ((~costly, MUTED, "not costly (Holm, 5%)"), (costly, ACCENT, "costly (Holm, 5%)")):
         if mask.any():
             ax.errorbar(x[mask], cost[mask], yerr=err[:, mask], fmt="o", color=color, ecolor=color, capsize=3, ms=5,
                         label=label)
@@ -49,8 +49,8 @@ def review_figure(result):
     ax.set_xlabel("step K (the position after K steps, as rollout's --step)")
     ax.set_ylabel("cost, points of win share")
     low, high = m["mean_cost_ci"]
-    ax.set_title(f"{game_title(m)}: seat {m['seat']}'s decisions in {m['unit']} {m['first_deal']}\n{m['costly']} "
-                 f"costly; mean cost per decision {100 * m['mean_cost']:.1f} points of win share "
-                 f"[{100 * low:.1f}, {100 * high:.1f}]", loc="left")
+    title(fig, f"{game_title(m)}: seat {m['seat']}'s decisions in {m['unit']} {m['first_deal']}: {m['costly']} "
+               f"costly; mean cost per decision {100 * m['mean_cost']:.1f} points of win share "
+               f"[{100 * low:.1f}, {100 * high:.1f}]")
     caption(fig, m, extra=["common random numbers", "best picked on half the worlds"])
     return fig
