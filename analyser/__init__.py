@@ -102,8 +102,8 @@ def rollout(*args, **kwargs):
 
 
 def review(*args, **kwargs):
-    """Roll out every real decision of one seat in one unit; see :func:`analyser.analyses.rollout.review`."""
-    from analyser.analyses.rollout import review as _review
+    """Roll out every real decision of one seat in one unit; see :func:`analyser.analyses.review.review`."""
+    from analyser.analyses.review import review as _review
 
     return _review(*args, **kwargs)
 

@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 import analyser
-from analyser.analyses.rollout import RolloutResult, decision_cost
+from analyser.analyses.review import decision_cost
+from analyser.analyses.rollout import RolloutResult
 from analyser.stats.intervals import differences_ci
 
 POSITIONS = [("palace", {"players": 4, "seed": 1, "step": 20}), ("olenon", {"seed": 1, "step": 31})]

@@ -332,6 +332,16 @@ def test_the_head_to_head_matrix_leads_the_policies_section(palace):
     assert "| saver | 0 (reference) | - | 0 (reference) | - |" in policies
 
 
+def test_the_policies_section_leads_with_which_policy_to_play_and_the_matrix_figure(palace):
+    r, _ = palace
+    line = r.parts["policies"]["answer"]
+    assert line.startswith(("Play ", "No one policy")) and r.verdicts["policies"].startswith(line)
+    text = r.markdown({"head_to_head": "h.png", "policies": "p.png"})
+    assert text.index("(h.png)") < text.index("(p.png)")
+    names = list(r.figures())
+    assert names.index("head_to_head") < names.index("policies")
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_a_fair_report_flags_no_null_test(seed):
     """A small seeded version of benchmarks/calibrate_report.py: one policy in every seat of Enemy Anemone,

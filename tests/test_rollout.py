@@ -152,7 +152,7 @@ def fake(wins: np.ndarray, played: int):
 def test_a_decisions_cost_is_not_inflated_by_picking_the_best_among_noisy_means():
     """Ten equal actions: the cost of playing any of them is zero. Picking the best and measuring it on the
     same worlds would report a cost of several points every time; measured on other worlds it averages 0."""
-    from analyser.analyses.rollout import decision_cost
+    from analyser.analyses.review import decision_cost
 
     rng = np.random.default_rng(5)
     costs = [decision_cost(fake(rng.random((400, 10)) < 0.5, played=3))["cost"] for _ in range(300)]
@@ -165,7 +165,7 @@ def test_a_decisions_cost_is_not_inflated_by_picking_the_best_among_noisy_means(
 
 
 def test_a_review_rolls_out_each_decision_as_rollout_does():
-    from analyser.analyses.rollout import review
+    from analyser.analyses.review import review
 
     r = review("palace", seed=1, seat=0, trials=50)
     assert r.meta["decisions"] == len(r.table) == len(r.rollouts) > 3
@@ -175,7 +175,7 @@ def test_a_review_rolls_out_each_decision_as_rollout_does():
     same_step, = (x for x in r.rollouts if x.meta["step"] == step)
     assert np.array_equal(same_step.wins, alone.wins)
     cli = runner.invoke(app, ["review", "palace", "--seed", "1", "--seat", "0", "--trials", "20"])
-    assert cli.exit_code == 0 and "Total cost of seat 0's play" in cli.output
+    assert cli.exit_code == 0 and "Mean cost per decision" in cli.output
 
 
 def test_rollouts_and_reviews_are_results_files(tmp_path):
@@ -190,9 +190,9 @@ def test_rollouts_and_reviews_are_results_files(tmp_path):
     assert drawn.exit_code == 0 and (tmp_path / "r.png").stat().st_size > 1000
     cli = runner.invoke(app, ["review", "palace", "--seed", "1", "--seat", "0", "--trials", "20", "--out",
                               str(tmp_path / "v.parquet"), "--format", "json"])
-    assert cli.exit_code == 0 and '"total_cost"' in cli.stdout
+    assert cli.exit_code == 0 and '"mean_cost"' in cli.stdout
     again = runner.invoke(app, ["show", str(tmp_path / "v.parquet")])
-    assert again.exit_code == 0 and "Total cost of seat 0's play" in again.output
+    assert again.exit_code == 0 and "Mean cost per decision" in again.output
 
 
 def test_the_next_draw_is_spread_evenly_over_the_trials():

@@ -246,7 +246,7 @@ def test_two_policies_that_play_identically_are_named_but_not_an_exact_tie(playe
     assert r.same == [["lowest", "saver:keep=0"]] and "played identically" in r.meta["same_text"][0]
     weights = r.equilibrium.set_index("policy")["weight"]
     assert weights["lowest"] == weights["saver:keep=0"]
-    assert "played identically" in repr(r).splitlines()[1]
+    assert repr(r).splitlines()[1].strip() == r.answer() and "played identically" in repr(r).splitlines()[2]
     data = r.to_dict()
     assert data["same"] == r.same and data["fit"] == r.fit and len(data["equilibrium"]) == 3
 

@@ -26,7 +26,7 @@ KINDS = {
                              "analyser.cli.tournament:print_tournament"),
     "vary": ResultKind("analyser.analyses.vary:load_vary", "analyser.cli.vary:print_vary"),
     "rollout": ResultKind("analyser.analyses.rollout:load_rollout", "analyser.cli.rollout:print_rollout"),
-    "review": ResultKind("analyser.analyses.rollout:load_review", "analyser.cli.rollout:print_review"),
+    "review": ResultKind("analyser.analyses.review:load_review", "analyser.cli.rollout:print_review"),
 }
 
 

@@ -28,6 +28,7 @@ move K + 1; ``steps`` says what a step is), and for each legal action of the sea
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,12 +37,13 @@ import pandas as pd
 
 from analyser.engine.config import RunConfig, whole_number
 from analyser.engine.pipeline import Plan, Sink, execute
+from analyser.engine.progress import in_notebook, progress_bar
 from analyser.errors import UserError, counted
 from analyser.games.common import quiet_first_class
 from analyser.games.kit import RolloutKit
 from analyser.games.worlds import WorldSampler, follow
 from analyser.io.results_file import read_results, write_frame
-from analyser.stats.intervals import Z95, differences_ci, values_ci, widest_stop_half_width
+from analyser.stats.intervals import differences_ci, values_ci, widest_stop_half_width
 
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 10_000_000
@@ -129,7 +131,7 @@ def plays_worlds(kit) -> bool:
 def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, seat: int | None = None,
             policies=None, players: int | None = None, rules: dict | None = None, trials: int | None = None,
             precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
-            threads: int | None = None, open_cards: bool = False) -> RolloutResult:
+            threads: int | None = None, open_cards: bool = False, progress: bool | None = None) -> RolloutResult:
     """Roll out every legal action of the seat to move at ``step`` (after that many of the unit's
     steps: 0 is the start, and the decision makes the trace's move ``step`` + 1) of unit ``deal`` of
     ``seed``, the line-up ``policies`` playing on (see
@@ -142,7 +144,8 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
     errors below zero. ``top`` K: after the first batch, roll out only the K best. Both judge on the
     even worlds only (DIFFERENCE), so the odd worlds measure every difference unbiased.
     ``open_cards``: every world is the true position, every card known (double dummy): what a
-    seat that saw every card could do, which overstates what a player can."""
+    seat that saw every card could do, which overstates what a player can. ``progress``: a bar of the
+    worlds (default: in a notebook; a precision target's total is an estimate: Progress)."""
     from analyser.engine.pipeline import set_threads
 
     step = whole_number(step, "the step")
@@ -159,7 +162,9 @@ def rollout(game: str = "palace", seed: int = 0, deal: int = 0, step: int = 1, s
             raise UserError(f"no seat is to move at step {step}: the {config.game.unit} is over")
         if seat is not None and seat != decision[0]:
             raise UserError(f"seat {seat} is not to move at step {step}; seat {decision[0]} is")
-        result = roll(history, kit, runner, rule, rollout_seed, step, threads)
+        shown = in_notebook() if progress is None else bool(progress)
+        with progress_bar(Progress.first(rule), Progress.label("rolling out", rule), shown) as bar:
+            result = roll(history, kit, runner, rule, rollout_seed, step, threads, Progress(bar, 1, rule))
     if len(result.table) == 1:
         result.meta["forced"] = "a forced move: the seat has one legal action, so there is nothing to compare"
     result.meta.update({"kind": "rollout", **config.metadata(), "step": step, "threads": threads,
@@ -223,13 +228,13 @@ def knowledge_of(history: list, seat: int, kit, runner):
 
 
 def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: int,
-         threads: int | None = None) -> RolloutResult:
+         threads: int | None = None, track: Progress | None = None) -> RolloutResult:
     """The rollout of the decision at ``history[-1]``, at ``step`` (its seat's information
     from the whole history). Trial t's world comes from the stream (rollout_seed, move, t), ``move``
     the number of the move the decision makes (step + 1, as the trace numbers it: the streams a
     position's worlds have always had), so the rollouts of a review's steps are independent, and each
     is the one ``rollout`` gives. The worlds are a plan through the pipeline (WorldPlay plays and keeps
-    them, WorldStop says how many)."""
+    them, WorldStop says how many; ``track`` shows them played)."""
     position, move = history[-1], step + 1
     mover, args = position.decision(forced=True)
     legal = kit.legal_actions(args)
@@ -237,11 +242,13 @@ def roll(history: list, kit, runner, rule: Stopping, rollout_seed: int, step: in
     played = int(runner.fns[mover](*copies, runner.params[mover]))
     dealt, _, knowledge = knowledge_of(history, mover, kit, runner)
     sampler = kit.world_sampler(history, mover, knowledge, dealt)
+    track = track or Progress(None, 1, rule)
     play = WorldPlay(position, kit, runner, sampler, first_draws(sampler, kit, rollout_seed, move), legal, mover,
-                     rule, rollout_seed, move)
+                     rule, rollout_seed, move, track)
     plan = Plan(((runner.config,),), 0, min(BATCH, rule.trials), BATCH, unit="world", lost=True)
     execute(plan, play, WorldStop(rule, play), threads=threads, progress=False, executor=play)
     done = play.done
+    track.finish(done)
     wins, scores = play.wins[:done], play.scores[:done]
     table = _table(wins, scores, legal, played, kit, play.dropped_at)
     meta = {"step": step, "seat": mover, "trials": done, "rollout_seed": rollout_seed,
@@ -261,9 +268,11 @@ class WorldPlay(Sink):
     out) and its sink (each world's win share and score of the seat per action, and of the current
     hand or round in a match; after each batch, ``top`` and ``drop`` narrow the actions)."""
 
-    def __init__(self, position, kit, runner, sampler, spread, legal, mover, rule: Stopping, rollout_seed, move):
+    def __init__(self, position, kit, runner, sampler, spread, legal, mover, rule: Stopping, rollout_seed, move,
+                 track: Progress):
         self.position, self.kit, self.runner, self.sampler, self.spread = position, kit, runner, sampler, spread
         self.legal, self.mover, self.rule, self.rollout_seed, self.move = legal, mover, rule, rollout_seed, move
+        self.track = track
         self.wins = np.full((rule.trials, legal.size), np.nan)
         self.scores = np.full((rule.trials, legal.size), np.nan)
         sub = runner.config.game.sub_unit                       # a match's hand or round: its value too
@@ -303,6 +312,7 @@ class WorldPlay(Sink):
         if self.current is not None:
             self.current[at, self.active] = now[:, :, :, self.mover]
         self.done = chunk.start + chunk.count
+        self.track.played(chunk.count)
 
     def flush(self) -> None:
         """After a batch: the ``top`` best only after the first, and ``drop`` what is clearly worse, both
@@ -328,12 +338,64 @@ class WorldStop:
         self.batches: list[dict] = []
 
     def next(self, done: int) -> int:
-        if done >= self.rule.trials or _precise(self.play.wins[:done], self.play.active, self.rule.precision):
+        rule = self.rule
+        if rule.precision is None:
+            return min(BATCH, rule.trials - done)
+        widest = widest_stop_half_width(self.play.wins[:done, self.play.active])
+        if done >= rule.trials or widest <= rule.precision:
             return 0
-        return min(BATCH, self.rule.trials - done)
+        # a half-width shrinks as 1 / sqrt(worlds): about done (widest / H)^2 worlds in all
+        need = done * (widest / rule.precision) ** 2 if np.isfinite(widest) else rule.trials
+        self.play.track.expect(int(min(rule.trials, max(done + 1, np.ceil(need)))))
+        return min(BATCH, rule.trials - done)
 
     def result(self, done: int) -> dict:
         return {"rule": "fixed" if self.rule.precision is None else "precision", "trials": done}
+
+
+class Progress:
+    """The worlds of a rollout, or of a review's rollouts, played toward the end, on a bar
+    (engine.progress; None: not shown). The total is the decisions x the worlds each plays, or, with a
+    precision target, an estimate revised after each batch from the widest half-width (WorldStop.next)
+    and the worlds the decisions done needed, so the bar goes toward the target, not the batch."""
+
+    def __init__(self, bar, decisions: int, rule: Stopping):
+        self.bar, self.decisions, self.rule = bar, decisions, rule
+        self.past = self.finished = self.now = 0       # worlds of the decisions done, how many, and of this one
+        self.start, self.total = time.perf_counter(), decisions * self.first(rule)
+
+    @staticmethod
+    def first(rule: Stopping) -> int:
+        """A decision's worlds as first expected: all of them, or one batch toward a precision target."""
+        return rule.trials if rule.precision is None else min(BATCH, rule.trials)
+
+    @staticmethod
+    def label(what: str, rule: Stopping) -> str:
+        """The bar's label: with a precision target, that its total is an estimate."""
+        return what if rule.precision is None else f"{what} to ±{rule.precision:g} (total estimated)"
+
+    def played(self, n: int) -> None:
+        self.now += n
+        if self.bar:
+            rate = (self.past + self.now) / max(time.perf_counter() - self.start, 1e-9)
+            self.bar.advance(n, f"{rate:,.0f} worlds/s")
+
+    def expect(self, worlds: int) -> None:
+        """The decision being rolled out needs about ``worlds`` in all."""
+        self._total(worlds)
+
+    def finish(self, done: int) -> None:
+        self.past, self.finished, self.now = self.past + done, self.finished + 1, 0
+        self._total(None)
+
+    def _total(self, current: int | None) -> None:
+        left = self.decisions - self.finished - (current is not None)
+        typical = (self.past / self.finished if self.finished else current or self.first(self.rule)) \
+            if self.rule.precision is not None else self.rule.trials
+        total = self.past + (current or 0) + round(left * typical)
+        if self.bar:
+            self.bar.retotal(total)
+        self.total = total
 
 
 BLOCKS = 1 << 40               # the block streams' place among the trials' (rollout seed, move, t)
@@ -374,14 +436,6 @@ DIFFERENCE = ("vs best (diff): the action's win share less the best action's, wh
               "Tango's 95% interval; so the pick does not bias it (picking and measuring on the same worlds "
               "does: the winner's curse). What it estimates is the difference from that picked action; the "
               "best's own row is 0 [0, 0]. --top and --drop choose on the even worlds too.")
-
-
-def _precise(wins: np.ndarray, active: np.ndarray, precision: float | None) -> bool:
-    """Whether every active action's Chow-Robbins half-width (intervals.stop_half_width, the
-    convention of every precision target) is at most ``precision``."""
-    if precision is None:
-        return False
-    return bool(widest_stop_half_width(wins[:, active]) <= precision)
 
 
 def _clearly_worse(wins: np.ndarray, active: np.ndarray) -> np.ndarray:
@@ -446,103 +500,12 @@ def _with_current(table: pd.DataFrame, current: np.ndarray, legal: np.ndarray, s
     order = list(table.columns[:at]) + list(extra.columns[1:]) + list(table.columns[at:])
     return merged[order]
 
-@dataclass
-class ReviewResult:
-    """A review: every real decision of one seat in one unit rolled out (``table``: one row a
-    decision, costliest first) and the seat's total cost (``meta["total_cost"]``, with its interval)."""
-    table: pd.DataFrame
-    meta: dict
-    rollouts: list
-
-    def to_dict(self) -> dict:
-        return {**self.meta, "decisions": self.table.to_dict(orient="records")}
-
-    def plot(self):
-        from analyser.plots.rollout import review_figure
-
-        return review_figure(self)
-
-    def save(self, path) -> Path:
-        """The table and the metadata as a results file (``analyser show`` and ``plot`` read it)."""
-        path = Path(path)
-        write_frame(path, self.table, {**self.meta, "kind": "review"})
-        return path
-
-    def __repr__(self) -> str:
-        m = self.meta
-        return (f"<ReviewResult {m['game']} seed {m['seed']} {m['unit']} {m['first_deal']}: seat {m['seat']}, "
-                f"{len(self.table)} decisions, total cost {100 * m['total_cost']:.1f} points>")
-
-
-def review(game: str = "palace", seed: int = 0, deal: int = 0, seat: int = 0, policies=None,
-           players: int | None = None, rules: dict | None = None, trials: int | None = None,
-           precision: float | None = None, drop: bool = False, top: int | None = None, rollout_seed: int = 0,
-           threads: int | None = None, open_cards: bool = False) -> ReviewResult:
-    """Roll out every real decision (two or more legal actions) of ``seat`` in unit ``deal`` of
-    ``seed`` as :func:`rollout` would (the same worlds for the same step), and list them costliest
-    first: the cost of a decision is the best action's win share less the played one's (COST: the
-    best picked on half the worlds, the difference measured on the other half); the total is their
-    sum, its interval from the independent rollouts' standard errors."""
-    from analyser.engine.pipeline import set_threads
-
-    rule = Stopping.of(trials, precision, drop, top, open_cards)
-    rollout_seed = whole_number(rollout_seed, "the rollout seed")
-    config = RunConfig.build(game, players=players, policies=policies, deals=1, seed=seed, rules=rules, first_deal=deal)
-    seat = whole_number(seat, "the seat", 0, config.players - 1)
-    threads = set_threads(threads)
-    with quiet_first_class():
-        history, kit, runner = position_at(config, None, worlds=True)
-        steps = [k for k, p in enumerate(history) if (d := p.decision()) is not None and d[0] == seat]
-        if not steps:
-            raise UserError(f"seat {seat} has no real decision in {config.game.unit} {deal} of seed {seed}")
-        rollouts = [roll(history[: k + 1], kit, runner, rule, rollout_seed, k, threads) for k in steps]
-    rows = [dict(step=k, **decision_cost(r)) for k, r in zip(steps, rollouts, strict=True)]
-    table = pd.DataFrame(rows).sort_values("cost", ascending=False, kind="stable").reset_index(drop=True)
-    total = float(table["cost"].sum())
-    total_se = float(np.sqrt(np.nansum(table["cost_se"] ** 2)))
-    meta = {"kind": "review", **config.metadata(), "seat": seat, "decisions": len(steps), "total_cost": total,
-            "total_cost_ci": [total - Z95 * total_se, total + Z95 * total_se], "rollout_seed": rollout_seed,
-            "threads": threads, "stopping": rule.text(), "sampler": OPEN_CARDS if open_cards else SAMPLER,
-            "statistics": STATISTICS,
-            "cost": COST}
-    return ReviewResult(table, meta, rollouts)
-
-
-COST = ("a decision's cost is the best action's win share less the played one's: the best picked on the even "
-        "worlds, the difference measured on the odd ones (paired), so picking the best among noisy means does "
-        "not inflate it; an estimate, negative when the played action did better there")
-
-
-def decision_cost(r: RolloutResult) -> dict:
-    """One decision's cost (see COST) from its rollout."""
-    played = int(r.table.loc[r.table["played"], "id"].iloc[0])
-    p = int(np.flatnonzero(r.actions == played)[0])
-    complete = ~np.isnan(r.wins).any(axis=0)             # actions played on every world (not dropped)
-    judge = r.wins[1::2]
-    best = pick_best(r.wins, complete)                   # the rollout table's best (its `best` row)
-    text = r.table.set_index("id")["action"]
-    row = {"played": text[played], "best": text[int(r.actions[best])], "actions": len(r.actions)}
-    if best == p or judge.shape[0] < 2:
-        return {**row, "cost": 0.0, "cost_se": 0.0, "cost_ci_low": 0.0, "cost_ci_high": 0.0}
-    c = differences_ci(judge[:, best] - judge[:, p], 1.0)
-    se = c["sd"] / np.sqrt(c["n"])
-    return {**row, "cost": c["mean"], "cost_se": se, "cost_ci_low": c["low"], "cost_ci_high": c["high"]}
-
-
 def load_rollout(path) -> RolloutResult:
     """Read a file written by ``rollout(...).save`` / ``analyser rollout --out`` back."""
     meta, frame, path = read_results(path, "rollout", "a rollout (written by `analyser rollout --out`)")
     if not {"action", "id", "win", "diff", "played"} <= set(frame.columns):
         raise UserError(f"{path} has damaged rollout columns")
     return RolloutResult(frame, meta, None, frame["id"].to_numpy())
-
-
-def load_review(path) -> ReviewResult:
-    """Read a file written by ``review(...).save`` / ``analyser review --out`` back."""
-    meta, frame, path = read_results(path, "review", "a review (written by `analyser review --out`)")
-    if not {"step", "played", "best", "cost"} <= set(frame.columns) or "total_cost" not in meta:
-        raise UserError(f"{path} has damaged review columns or metadata")
-    return ReviewResult(frame, meta, [])
 
 
 def decisions(game: str = "palace", seed: int = 0, deal: int = 0, policies=None, players: int | None = None,

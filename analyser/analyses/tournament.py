@@ -226,7 +226,8 @@ class TournamentResult:
         out = {k: m.get(k) for k in ("kind", "game", "unit", "players", "deals", "first_deal", "seed", "settings",
                                      "outcome", "policies", "params", "fair_share", "seating", "cell",
                                      "arrangements", "tables")}
-        out.update(same=self.same, same_text=m["same_text"], fit=self.fit, head_to_head=rows(self.head_to_head()),
+        out.update(answer=self.answer(), same=self.same, same_text=m["same_text"], fit=self.fit,
+                   head_to_head=rows(self.head_to_head()),
                    equilibrium=rows(self.equilibrium), ratings=rows(self.ratings), model=m["model"],
                    pairs=rows(self.pairs), aborts=self.aborts(), precision=m.get("precision"), stop=m["stop"],
                    stopped=m["stopped"], method=m["method"], seconds=m.get("seconds"),
@@ -255,6 +256,12 @@ class TournamentResult:
             out += [line] if line else []
         return out
 
+    def answer(self) -> str:
+        """Which policy to play, in one line (analyses.tournament_answer)."""
+        from analyser.analyses.tournament_answer import answer
+
+        return answer(self)
+
     def summary_lines(self) -> list[str]:
         """What to read first: policies that are one, whether one rating per policy fits, and the bounds of
         the pairs whose deals aborted more than 1% of the time."""
@@ -264,7 +271,8 @@ class TournamentResult:
     def __repr__(self) -> str:
         m = self.meta
         lines = [f"<TournamentResult {m['game']}: {len(self.policies)} policies, {design_text(m)}, "
-                 f"{m['players']} players, seed {m['seed']}>", *[f"  {line}" for line in self.summary_lines()],
+                 f"{m['players']} players, seed {m['seed']}>", f"  {self.answer()}",
+                 *[f"  {line}" for line in self.summary_lines()],
                  "  equilibrium (Nash averaging, 95% bootstrap intervals):"]
         for r in self.equilibrium.to_dict("records"):
             lines.append(f"    {r['policy']}: weight {r['weight']:.3f} [{r['weight_ci_low']:.3f}, "
@@ -283,7 +291,7 @@ class TournamentResult:
         m = self.meta
         head = (f"<p><b>{html.escape(m['game'])}</b>: {len(self.policies)} policies, {m['players']} players, "
                 f"{html.escape(design_text(m))}, seed {m['seed']}; {html.escape(m['stopped'])}</p>")
-        notes = "".join(f"<p><b>{html.escape(line)}</b></p>" for line in self.summary_lines())
+        notes = "".join(f"<p><b>{html.escape(line)}</b></p>" for line in [self.answer(), *self.summary_lines()])
         cells = self.matrix.map(lambda v: "" if not np.isfinite(v) else f"{100 * v:.1f}%")
         model = f"<p>{html.escape(m['model']['name'])}, reference: {html.escape(m['model']['reference'])}</p>"
         return (head + notes + cells.to_html() + "<p>Equilibrium (Nash averaging)</p>"

@@ -67,6 +67,7 @@ def rollout(
         "--list", show_default=False,
         help="List the unit's decisions instead: each one's K, the seat, its choices and what it played.")] = False,
     fmt: FormatOpt = common.Format.table,
+    no_progress: common.NoProgressOpt = False,
 ):
     """Roll out every legal action of one position: its win share with a 95% interval, and the paired
     difference from the best.
@@ -89,7 +90,7 @@ def rollout(
     plot = output.checked_plot_path(plot)
     result = run_rollout(game, seed=seed, deal=deal, step=step, seat=seat, policies=policy, players=players,
                          rules=parse_rule_args(rule), trials=trials, precision=precision, drop=drop, top=top,
-                         rollout_seed=rollout_seed, threads=threads, open_cards=open_cards)
+                         rollout_seed=rollout_seed, threads=threads, open_cards=open_cards, progress=not no_progress)
     if out is not None:
         result.save(out)
     output.finish(result, print_rollout, fmt, out, plot)
@@ -212,25 +213,33 @@ def review(
         help="As rollout's --open-cards: every card known, which overstates what a player can do.")] = False,
     shown: Annotated[int, typer.Option("--show", metavar=common.N, show_default=False,
                                        help="Decisions listed, costliest first. Default: 10.")] = 10,
+    steps: Annotated[str | None, typer.Option(
+        "--steps", metavar="A..B", show_default=False,
+        help="Only the decisions at steps A to B (the positions after A to B steps, as rollout's --step; "
+             "10..40, ..100 or 200..). Default: all.")] = None,
     rollout_seed: RolloutSeedOpt = 0,
     threads: common.ThreadsOpt = None,
     out: OutOpt = None,
     plot: output.PlotOpt = None,
     fmt: FormatOpt = common.Format.table,
+    no_progress: Annotated[bool, typer.Option(
+        "--no-progress", show_default=False,
+        help="Say nothing on stderr: neither what the review will cost nor a progress bar.")] = False,
 ):
-    """Roll out every real decision of one seat in one unit and list the costliest, with the total cost of
-    its play (points of win share below the best action, summed over its decisions).
+    """Roll out every real decision of one seat in one unit and list the costliest: the costly ones
+    (played worse than the best, Holm 5% over the decisions) and the mean cost per decision.
 
-    Each decision is rolled out as `analyser rollout` would at that step, on the same worlds.
+    Each decision is rolled out as `analyser rollout` would at that step, on the same worlds. What the
+    review will cost (decisions x worlds) is said on stderr first.
     """
-    from analyser.analyses.rollout import review as run_review
+    from analyser.analyses.review import review as run_review
     from analyser.games.registry import parse_rule_args
 
     shown = common_positive(shown)
     plot = output.checked_plot_path(plot)
     result = run_review(game, seed=seed, deal=deal, seat=seat, policies=policy, players=players,
                         rules=parse_rule_args(rule), trials=trials, drop=drop, rollout_seed=rollout_seed,
-                        threads=threads, open_cards=open_cards)
+                        threads=threads, open_cards=open_cards, steps=steps, progress=not no_progress)
     if out is not None:
         result.save(out)
     output.finish(result, lambda r, f: print_review(r, f, shown=shown), fmt, out, plot)
@@ -251,24 +260,38 @@ def print_review_tables(result, shown: int = 10, console=None):
     from rich.console import Console
     from rich.table import Table
 
+    from analyser.errors import counted
+    from analyser.io.numbers import p_short
+
     console = console or Console()
     m = result.meta
-    low, high = m["total_cost_ci"]
+    low, high = m["mean_cost_ci"]
+    bound = m.get("steps_reviewed")
+    made = (f"made {counted(m['decisions'], 'real decision')}" if bound is None else
+            f"made {m['decisions_in_unit']:,} real decisions, {m['decisions']:,} of them at steps {bound[0]} to "
+            f"{bound[1]} (reviewed)")
     console.print(f"[bold]{m['game']}[/bold] seed {m['seed']}, {m['unit']} {m['first_deal']}: seat {m['seat']} "
-                  f"({m['policies'][m['seat']]}) made {m['decisions']} real decisions; {m['stopping']}.")
+                  f"({m['policies'][m['seat']]}) {made}; {m['stopping']}.", highlight=False)
+    if m.get("aborted"):
+        console.print(f"This {m['unit']} never ended: it hit the action cap.", highlight=False)
     if m["sampler"].startswith("OPEN CARDS"):
         console.print(m["sampler"] + ".")
     table = Table(title=f"The costliest {min(shown, len(result.table))} (points of win share below the best, "
-                        f"95% intervals)", title_justify="left")
-    for name, left in (("step", False), ("played", True), ("best", True), ("cost", False)):
+                        f"95% intervals; ! costly: Holm, 5%)", title_justify="left")
+    for name, left in (("step", False), ("played", True), ("best", True), ("cost", False), ("Holm p", False),
+                       ("", True)):
         table.add_column(name, justify="left" if left else "right", overflow="fold")
     for _, row in result.table.head(shown).iterrows():
         half = 100 * half_width(row, "cost")
         cost = f"{100 * row['cost']:+.1f} ±{half:.1f}"
         if row["cost"] == 0 and half == 0:
-            cost = "0: it played the best found"
-        table.add_row(str(row["step"]), row["played"], "" if row["cost"] == 0 else row["best"], cost)
+            cost = "0 (the best)"
+        table.add_row(str(row["step"]), row["played"], "" if row["best"] == row["played"] else row["best"], cost,
+                      p_short(row["p_holm"]), "!" if row["costly"] else "")
     console.print(table)
-    console.print(f"Cost: {m['cost']}.")
-    console.print(f"Total cost of seat {m['seat']}'s play: {100 * m['total_cost']:.1f} points of win share "
-                  f"[{100 * low:.1f}, {100 * high:.1f}] (the sum over its decisions).")
+    costly = result.table[result.table["costly"]].sort_values("step")
+    console.print(f"Costly: {counted(len(costly), 'decision')} of {m['decisions']:,}"
+                  + (f" (steps {', '.join(str(s) for s in costly['step'])})" if len(costly) else "")
+                  + f". Mean cost per decision: {100 * m['mean_cost']:.1f} points of win share "
+                  f"[{100 * low:.1f}, {100 * high:.1f}].", highlight=False)
+    console.print(f"What they mean: {m['meaning']}. Cost: {m['cost']}.", style="dim", highlight=False)

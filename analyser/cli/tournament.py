@@ -127,6 +127,7 @@ def print_tournament_tables(result, console=None):
         seating = (f"{counted(m['deals'], m['unit'])} per pair, seed {m['seed']} ({settings}). Every pair plays the "
                    "same deals, "
                    f"each in {arr['count']} arrangements ({arr['name']}).")
+    console.print(f"[bold]{result.answer()}[/bold]", highlight=False)
     console.print(f"[bold]{title}[/bold]: {counted(len(names), 'policy')}, {counted(len(m['pairs']), 'pair')}; "
                   f"{m['players']} players, " + seating)
     matrix, low, high = result.matrix, result.ci_low, result.ci_high

@@ -48,7 +48,8 @@ def preparing(enabled: bool):
 
 
 def progress_bar(total: int, label: str, enabled: bool):
-    """A bar of ``total`` units with ``advance(n, rate_text)``, or None when not enabled."""
+    """A bar of ``total`` units with ``advance(n, rate_text)`` and ``retotal(total)``, or None when not
+    enabled."""
     if not enabled:
         return nullcontext(None)
     if in_notebook():
@@ -83,6 +84,10 @@ class Bar:
 
     def advance(self, n: int, rate: str = ""):
         self._rich.update(self._task, advance=n, rate=rate)
+
+    def retotal(self, total: int):
+        """A new estimate of the total (a precision target's, revised as it goes)."""
+        self._rich.update(self._task, total=total)
 
     def __exit__(self, *exc):
         self._rich.__exit__(*exc)
@@ -172,6 +177,9 @@ class NotebookBar:
         if now - self._shown >= UPDATE_EVERY:
             self._shown = now
             self._render()
+
+    def retotal(self, total: int):
+        self.total = total
 
     def _render(self, closing: str | None = None):
         elapsed = time.perf_counter() - self._start

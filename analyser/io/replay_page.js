@@ -100,7 +100,8 @@
       var digit = parseInt(d.legal[j], 16);
       for (var b = 0; b < 4; b++) { if (digit >> b & 1) { legal.push(D.action_order[4 * j + b]); } }
     }
-    box.appendChild(el("div", "", "seat " + d.seat + " to move, " + legal.length + " legal actions:"));
+    box.appendChild(el("div", "", "seat " + d.seat + " to move, " + legal.length +
+                       (legal.length === 1 ? " legal action:" : " legal actions:")));
     legal.forEach(function (a) {
       box.appendChild(el("span", "action" + (a === d.chosen ? " chosen" : ""), D.actions[a]));
     });

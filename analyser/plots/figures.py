@@ -141,8 +141,8 @@ def fair_share(meta: dict, game=None) -> float | None:
     return game.win_total(players) / players if game and players else None
 
 
-def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
-    """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
+def caption_parts(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> list[str]:
+    """The caption's parts: the game, players, seed, units (aborted), settings, ``extra``, the intervals."""
     game = game or game_spec(meta)
     parts = [game_title(meta, game)]
     if meta.get("players"):
@@ -156,16 +156,41 @@ def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bo
         parts.append(f"{counted(int(count), unit)}" + (f" ({aborted:,} aborted)" if aborted else ""))
     if meta.get("settings"):
         parts.append(", ".join(f"{k}={v}" for k, v in meta["settings"].items()))
-    parts += [*extra, INTERVAL] if intervals else extra
-    return " · ".join(parts)
+    return [*parts, *extra, INTERVAL] if intervals else [*parts, *extra]
+
+
+def caption_text(meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> str:
+    """``Palace · 4 players · seed 1 · 500 games (4 aborted) · short_game=False, ... · 95% intervals``."""
+    return " · ".join(caption_parts(meta, game, extra, intervals))
+
+
+def wrap_parts(parts: Sequence[str], chars: int, sep: str = " · ") -> str:
+    """``parts`` joined by ``sep`` in as few lines of at most ``chars`` as they need, as even as they can be,
+    broken only between parts (so no line holds a part's last word alone; a part longer than a line is
+    wrapped on its own)."""
+    import math
+    import textwrap
+
+    pieces = [line for p in parts for line in textwrap.wrap(p, chars)]
+    text = sep.join(pieces)
+    need = math.ceil(len(text) / chars)
+    for limit in range(min(chars, math.ceil(len(text) / need)), chars + 1):
+        lines = [""]
+        for p in pieces:
+            if lines[-1] and len(lines[-1]) + len(sep) + len(p) > limit:
+                lines.append(p)
+            else:
+                lines[-1] = f"{lines[-1]}{sep}{p}" if lines[-1] else p
+        if len(lines) <= need or limit == chars:
+            return "\n".join(lines)
+    return text
 
 
 def caption(fig, meta: dict, game=None, extra: Sequence[str] = (), intervals: bool = True) -> None:
-    """The caption at the bottom of the figure, wrapped to its width (constrained layout makes room)."""
-    import textwrap
-
+    """The caption at the bottom of the figure, wrapped to its width between its parts (constrained layout
+    makes room)."""
     chars = int(fig.get_figwidth() * 14)       # about 14 characters of 8-point text an inch
-    fig.supxlabel(textwrap.fill(caption_text(meta, game, extra, intervals), chars), fontsize=8, color="#444444")
+    fig.supxlabel(wrap_parts(caption_parts(meta, game, extra, intervals), chars), fontsize=8, color="#444444")
 
 
 def title(fig, text: str) -> None:

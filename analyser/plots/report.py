@@ -14,6 +14,7 @@ from matplotlib.ticker import FuncFormatter
 
 from analyser.games.registry import length_text
 from analyser.plots.figures import ACCENT, FAIR, MUTED, caption, new_figure, set_ticks
+from analyser.plots.figures import title as figure_title
 from analyser.plots.simulate import interval_points
 from analyser.plots.tournament import head_to_head
 
@@ -72,7 +73,7 @@ def players_figure(report):
     _points_axis(a)
     a.set_ylabel("win share minus fair share (points)")
     a.set_title("each seat", fontsize=10)
-    a.legend(fontsize=7, ncols=2, loc="best")
+    a.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)   # beside, not on, the data
     a.grid(axis="y", alpha=0.3)
     adv = frame["advantage"].to_numpy(float)
     if np.isfinite(adv).any():
@@ -134,11 +135,12 @@ def policies_figure(report):
         ax.annotate(f"{e:+.0f}", (e, yi), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
     ax.axvline(0, color=FAIR, ls="--", lw=1, label=f"reference: {part['model']['reference']}")
     set_ticks(ax, list(r["policy"]), axis="y", width=24)
+    ax.margins(x=0.1, y=0.15)                  # room for the labels over the outermost points
     ax.set_xlabel("Elo (400 / ln 10 x Bradley-Terry rating)")
     ax.legend(fontsize=8, loc="best")
     ax.grid(axis="x", alpha=0.3)
     poor = (part.get("fit") or {}).get("fits") is False
-    fig.suptitle(f"{report.meta['title']}: policy ratings, {report.meta['players']} players"
+    figure_title(fig, f"{report.meta['title']}: policy ratings, {report.meta['players']} players"
                  + (" (the ratings do not fit: read the head-to-head matrix)" if poor else ""))
     caption(fig, _caption_meta(report, deals=report.meta["tournament_deals"]), extra=["deals per pair"])
     return fig
@@ -155,9 +157,9 @@ def report_figures(report) -> dict:
     if "rules" in p and not p["rules"]["frame"].empty:
         out["rules"] = rules_figure(report)
     if "policies" in p and "skipped" not in p["policies"]:
-        out["policies"] = policies_figure(report)
         meta = {**_caption_meta(report, deals=report.meta["tournament_deals"]),
                 "fair_share": p["policies"]["fair_share"], "cell": p["policies"]["meta"].get("cell")}
         out["head_to_head"] = head_to_head(p["policies"]["matrix"], p["policies"]["ci_low"], p["policies"]["ci_high"],
-                                           meta)
+                                           meta)                # the result to read, before the ratings
+        out["policies"] = policies_figure(report)
     return out

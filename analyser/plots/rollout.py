@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.plots.figures import ACCENT, MUTED, caption, game_title, new_figure, pct, percent_axis
+from analyser.plots.figures import ACCENT, MUTED, caption, game_title, new_figure, pct, percent_axis, title
 
 
 def rollout_figure(result):
@@ -23,14 +23,15 @@ def rollout_figure(result):
     ax.set_yticks(y, [a + ("  (played)" if p else "") for a, p in zip(table["action"], table["played"], strict=True)])
     percent_axis(ax, "x")
     ax.set_xlabel(f"seat {m['seat']}'s win share after the action")
-    ax.set_title(f"{game_title(m)}: seat {m['seat']} before action {m['step']} of {m['unit']} {m['first_deal']}\n"
+    ax.set_title(f"{game_title(m)}: seat {m['seat']} at step {m['step']} of {m['unit']} {m['first_deal']}\n"
                  f"{m['stopping']}", loc="left")
     caption(fig, m, extra=["common random numbers"])
     return fig
 
 
 def review_figure(result):
-    """Each reviewed decision's cost (points of win share below the best) with its 95% interval, by step."""
+    """Each reviewed decision's cost (points of win share below the best) with its 95% interval, by step;
+    the costly ones (Holm, analyses.review) in the accent colour."""
     m = result.meta
     table = result.table.sort_values("step")
     fig, ax = new_figure(max(6.0, 0.35 * len(table) + 2), 4.0)
@@ -38,12 +39,18 @@ def review_figure(result):
     cost = 100 * table["cost"].to_numpy(float)
     err = 100 * np.abs(np.vstack([table["cost"] - table["cost_ci_low"], table["cost_ci_high"] - table["cost"]]))
     ax.axhline(0, color=MUTED, lw=1)
-    ax.errorbar(x, cost, yerr=err, fmt="o", color=ACCENT, ecolor=ACCENT, capsize=3, ms=5)
+    costly = table["costly"].to_numpy(bool)
+    for mask, color, label in ((~costly, MUTED, "not costly (Holm, 5%)"), (costly, ACCENT, "costly (Holm, 5%)")):
+        if mask.any():
+            ax.errorbar(x[mask], cost[mask], yerr=err[:, mask], fmt="o", color=color, ecolor=color, capsize=3, ms=5,
+                        label=label)
+    ax.legend(loc="best", fontsize=8)
     ax.set_xticks(x, [str(s) for s in table["step"]])
-    ax.set_xlabel("step (the action as `trace` numbers it)")
+    ax.set_xlabel("step K (the position after K steps, as rollout's --step)")
     ax.set_ylabel("cost, points of win share")
-    low, high = m["total_cost_ci"]
-    ax.set_title(f"{game_title(m)}: seat {m['seat']}'s decisions in {m['unit']} {m['first_deal']}\ntotal cost "
-                 f"{100 * m['total_cost']:.1f} points of win share [{100 * low:.1f}, {100 * high:.1f}]", loc="left")
+    low, high = m["mean_cost_ci"]
+    title(fig, f"{game_title(m)}: seat {m['seat']}'s decisions in {m['unit']} {m['first_deal']}: {m['costly']} "
+               f"costly; mean cost per decision {100 * m['mean_cost']:.1f} points of win share "
+               f"[{100 * low:.1f}, {100 * high:.1f}]")
     caption(fig, m, extra=["common random numbers", "best picked on half the worlds"])
     return fig

@@ -45,10 +45,23 @@ def _win_panels(result, ax_seat, ax_policy) -> None:
     interval_points(ax_seat, seats, [f"seat {s}\n({p})" for s, p in zip(seats["seat"], seats["policy"], strict=True)],
                      fair, "per seat")
     pol = result.by_policy
-    interval_points(ax_policy, pol, [f"{p}\n(seats {s})" for p, s in zip(pol["policy"], pol["seats"], strict=True)],
+    interval_points(ax_policy, pol, [f"{p}\n(seats {seat_runs(s)})" for p, s in zip(pol["policy"], pol["seats"],
+                                                                                strict=True)],
                      fair, "per policy (its seats pooled)")
     ax_seat.set_ylabel("win share")
     ax_policy.legend(fontsize=8, loc="best")
+
+
+def seat_runs(seats) -> str:
+    """A policy's seats as runs, short enough for a tick label: "0-3", "0, 2", "0-2, 5"."""
+    numbers = sorted(int(x) for x in str(seats).replace(" ", "").split(",") if x != "")
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
 def _length_panel(result, ax) -> None:

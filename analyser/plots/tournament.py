@@ -18,6 +18,8 @@ from analyser.plots.figures import (
     text_colour,
 )
 
+INTERVAL_BAND = "#d5deea"      # light: an interval, behind the value
+
 
 def head_to_head(matrix: pd.DataFrame, ci_low: pd.DataFrame, ci_high: pd.DataFrame, meta: dict,
                  equilibrium: pd.DataFrame | None = None) -> PlotFigure:
@@ -58,9 +60,13 @@ def _weights_panel(ax, equilibrium: pd.DataFrame, order: list[str]) -> None:
     """Horizontal bars of the equilibrium's weights (policies in the matrix's row order) with 95% intervals."""
     e = equilibrium.set_index("policy").reindex(order)
     w = e["weight"].to_numpy(float)
-    err = np.vstack([w - e["weight_ci_low"].to_numpy(float), e["weight_ci_high"].to_numpy(float) - w])
+    low, high = e["weight_ci_low"].to_numpy(float), e["weight_ci_high"].to_numpy(float)
     ys = np.arange(len(order))
-    ax.barh(ys, w, color=ACCENT, xerr=np.nan_to_num(np.maximum(err, 0)), capsize=4, ecolor="#333333")
+    # the interval a light band behind the bar: one of [0, 1] (a weight the deals cannot pin) then reads
+    # as a pale band, not a black line across the panel
+    ax.barh(ys, np.nan_to_num(high - low), left=np.nan_to_num(low), height=0.8, color=INTERVAL_BAND, lw=0,
+            label="95% interval")
+    ax.barh(ys, w, height=0.45, color=ACCENT, label="weight")
     for y, x in zip(ys, w, strict=True):
         inside = x > 0.5
         ax.text(x / 2 if inside else x + 0.02, y, f"{x:.2f}", va="center", fontsize=8,
@@ -68,5 +74,5 @@ def _weights_panel(ax, equilibrium: pd.DataFrame, order: list[str]) -> None:
     set_ticks(ax, order, axis="y")
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("equilibrium weight (Nash averaging)")
+    ax.set_xlabel("equilibrium weight (band: 95% interval)")
     ax.grid(axis="x", alpha=0.3)

@@ -313,7 +313,8 @@ def skip_reason(spec, fixed: dict | None) -> str | None:
 def policy_summary(league) -> dict:
     """The policies section: the tournament's head-to-head matrix and pairs (each pair's p-value from its
     paired interval), its ratings, best against runner-up, and, where the tournament gives them, the
-    ratings' fit, the meta-game's equilibrium and the names that are one policy."""
+    ratings' fit, the meta-game's equilibrium and the names that are one policy; ``answer``: which policy
+    to play, in one line (analyses.tournament_answer)."""
     ratings = league.ratings
     best, second = ratings["policy"].iloc[0], ratings["policy"].iloc[1]
     pairs = league.pairs.copy()           # p_value: the score test of each pair's interval
@@ -330,4 +331,5 @@ def policy_summary(league) -> dict:
     return {"ratings": ratings, "matrix": league.matrix, "ci_low": league.ci_low, "ci_high": league.ci_high,
             "pairs": pairs, "duel": duel, "best": best, "worst": worst, "model": league.meta["model"],
             "fair_share": league.meta.get("fair_share"), "fit": getattr(league, "fit", None),
-            "equilibrium": getattr(league, "equilibrium", None), "same": list(getattr(league, "same", None) or [])}
+            "equilibrium": getattr(league, "equilibrium", None), "same": list(getattr(league, "same", None) or []),
+            "answer": league.answer()}

@@ -320,8 +320,8 @@ def _policies_text(report, figures) -> list[str]:
              *_pair_lines(part), f"Ratings ({ran['model']}; Elo = 400 / ln 10 x rating):", "",
              md_table(headers, rows, {2, 3, 4, 5}), ""] + ([fit_line, ""] if fit_line else []) + \
         _equilibrium_lines(part.get("equilibrium")) + [f"Method: {meta['method']}"]
+    lines += _figure(figures, "head_to_head", "head-to-head matrix")      # the result to read, before the ratings
     lines += _figure(figures, "policies", "policy ratings with intervals")
-    lines += _figure(figures, "head_to_head", "head-to-head matrix")
     return lines
 
 

@@ -146,7 +146,8 @@ def _alike(names: set) -> str:
 
 
 def policies_verdict(summary: dict) -> str:
-    """Head to head first; the ratings only as far as their fit allows; the equilibrium where given."""
+    """Which policy to play first (the tournament's answer, from the head-to-head and the equilibrium); then
+    the head to head, the ratings only as far as their fit allows, the equilibrium where given."""
     ratings, duel, fit = summary["ratings"], summary["duel"], summary.get("fit") or {}
     poor = fit.get("fits") is False
     text = ""
@@ -198,5 +199,5 @@ VERDICTS = {
                                      r.parts["rules"]["skipped"], r.meta.get("length") or "length",
                                      len(set(r.meta["policies"])) > 1),
     "policies": lambda r: ("not applicable: the game has one policy." if "skipped" in r.parts["policies"]
-                           else policies_verdict(r.parts["policies"])),
+                           else f"{r.parts['policies']['answer']} {policies_verdict(r.parts['policies'])}"),
 }
