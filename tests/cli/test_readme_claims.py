@@ -34,9 +34,21 @@ def test_what_open_talk_is_worth_to_partner_is_what_vary_measures():
     assert round(100 * team.loc["none", "win_mean"], 1) == none_share
 
 
+def test_the_search_players_example_gives_the_readme_s_numbers():
+    """The README's first search example, `compare olenon --policy pimc:worlds=8 --policy tempo -n 200
+    --seed 1`, and the numbers it quotes for it."""
+    claim = re.search(r"PIMC at 8 worlds ([+-][\d.]+) points of match win share against `tempo`, Olenon's\s+"
+                      r"best heuristic, \[([+-][\d.]+), ([+-][\d.]+)\]", README)
+    assert claim, "the README's sentence on pimc:worlds=8 against tempo changed: update this test with it"
+    assert "compare olenon --policy pimc:worlds=8 --policy tempo -n 200 --seed 1" in README
+    win = analyser.compare("olenon", ["pimc:worlds=8", "tempo"], n=200, seed=1, progress=False).summary
+    win = win.set_index("quantity").loc["win share difference"]
+    assert [round(100 * win[k], 2) for k in ("estimate", "ci_low", "ci_high")] == [float(x) for x in claim.groups()]
+
+
 def test_the_readme_names_every_notebook():
     stems = sorted(p.stem for p in (Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
-    assert len(stems) == 5 and [s for s in stems if f"`{s}`" not in README] == []
+    assert len(stems) == 6 and [s for s in stems if f"`{s}`" not in README] == []
 
 
 def test_the_quick_start_gives_the_suite_s_measured_time_and_the_browser_tests_skip():
