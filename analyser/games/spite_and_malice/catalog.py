@@ -61,4 +61,5 @@ POLICIES = (
                 ParamSpec("strict", 0, "1: reach holds back builds toward its own payoff top too; 0: only the "
                           "others", low=0, high=1, integer=True))),
 )
-POLICIES += search_policies("analyser.games.spite_and_malice", POLICIES, "builder", part="round", value="score")
+POLICIES += search_policies("analyser.games.spite_and_malice", POLICIES, "builder", part="round", value="score",
+                            margin=2)
