@@ -21,7 +21,6 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-
 _KEPT = []      # the C++ bot holds its evaluator by reference: it must outlive the bot
 
 
