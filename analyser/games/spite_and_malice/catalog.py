@@ -62,4 +62,4 @@ POLICIES = (
                           "others", low=0, high=1, integer=True))),
 )
 POLICIES += search_policies("analyser.games.spite_and_malice", POLICIES, "builder", part="round", value="score",
-                            margin=2)
+                            margin=3)
