@@ -22,9 +22,9 @@ import analyser
 from analyser.games.registry import get_game
 
 
-def row(game, a: str, b: str, deals: int, seed: int) -> tuple[str, float, float]:
+def row(game, a: str, b: str, deals: int, seed: int, unit=None) -> tuple[str, float, float]:
     t = time.perf_counter()
-    result = analyser.compare(game, [a, b], deals=deals, seed=seed, progress=False)
+    result = analyser.compare(game, [a, b], deals=deals, seed=seed, progress=False, unit=unit)
     win = result.summary.set_index("quantity").loc["win share difference"]
     line = (f"| {game} | `{a}` | `{b}` | {deals:,} | {100 * win['estimate']:+.2f} "
             f"[{100 * win['ci_low']:+.2f}, {100 * win['ci_high']:+.2f}] | {time.perf_counter() - t:,.0f} s |")
@@ -38,23 +38,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ladder", default="4,8,16,32")
     parser.add_argument("--skip", default="", help="comma-separated parts to leave out: heuristics,ismcts,ladder")
+    parser.add_argument("--against", default="", help="comma-separated heuristics (default: every one)")
+    parser.add_argument("--unit", default=None, help="the game's --unit (a hand or round where a match is long)")
     args = parser.parse_args()
     game = get_game(args.game)
     skip = set(filter(None, args.skip.split(",")))
     print(machine_line())
     print(f"\n{game.title}, {game.default_players} players, {args.deals:,} deals x every arrangement, "
-          f"seed {args.seed}\n")
+          f"seed {args.seed}{f', unit {args.unit}' if args.unit else ''}\n")
     print("| game | A | B | deals | A - B, points of win share [95% CI] | time |")
     print("|---|---|---|---:|---:|---:|")
     if "heuristics" not in skip:
-        for heuristic in game.heuristics:
-            print(row(game.name, "pimc", heuristic.name, args.deals, args.seed)[0], flush=True)
+        names = args.against.split(",") if args.against else [h.name for h in game.heuristics]
+        for name in names:
+            print(row(game.name, "pimc", name, args.deals, args.seed, args.unit)[0], flush=True)
     if "ismcts" not in skip:
-        print(row(game.name, "ismcts", "pimc", args.deals, args.seed)[0], flush=True)
+        print(row(game.name, "ismcts", "pimc", args.deals, args.seed, args.unit)[0], flush=True)
     if "ladder" not in skip:
         rungs = [int(b) for b in args.ladder.split(",")]
         for b in rungs:
-            line, low, high = row(game.name, f"pimc:worlds={2 * b}", f"pimc:worlds={b}", args.deals, args.seed)
+            line, low, high = row(game.name, f"pimc:worlds={2 * b}", f"pimc:worlds={b}", args.deals, args.seed,
+                                  args.unit)
             print(line, flush=True)
             if low <= 0 <= high:
                 break
