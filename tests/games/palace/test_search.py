@@ -148,7 +148,7 @@ def test_kernel_worlds_match_the_python_sampler(late):
     positions, chosen = late
     for i in chosen:
         seat = int(positions[i].pub[0]["seat"])
-        pvalues = chi2_pvalues(kernel_worlds(positions[i], 3000), python_worlds(positions, i, 3000), seat)
+        pvalues = chi2_pvalues(kernel_worlds(positions[i], 1500), python_worlds(positions, i, 1500), seat)
         assert pvalues, "no feature varied"
         assert min(pvalues.values()) > 1e-3, pvalues
 
@@ -161,7 +161,7 @@ def test_the_chi_square_sees_a_sampler_that_forgets_the_pickups(late):
         seat = int(real.pub[0]["seat"])
         forgetful = PalacePosition(real.pub.copy(), real.priv, real.hid, real.settings)
         forgetful.pub[0]["known"][:] = 0
-        pvalues = chi2_pvalues(kernel_worlds(forgetful, 3000), python_worlds(positions, i, 3000), seat)
+        pvalues = chi2_pvalues(kernel_worlds(forgetful, 1500), python_worlds(positions, i, 1500), seat)
         rejected += min(pvalues.values()) < 1e-3
     assert rejected >= 2
 
