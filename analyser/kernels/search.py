@@ -36,7 +36,7 @@ from numba.core.errors import NumbaWarning
 from analyser.kernels.jit import inline_kernel
 from analyser.kernels.loops import bind
 from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import below_nb, keyed_seed_nb, next_u64_nb
+from analyser.kernels.rng import below_nb, keyed_seed_nb, next_u64_nb, stream_seed_nb
 from analyser.kernels.search_row import (
     BUDGET,
     HORIZON,
@@ -58,9 +58,21 @@ POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forc
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
-new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = None
+new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = rollout_rows_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
+
+
+def _rollout_rows(row, kind):
+    """What the rollouts of a decision play with, from a search seat's row: the rules' settings, every
+    seat's params row (the rollout heuristic's), a copy for the forced first step, every seat's kind."""
+    settings = np.empty(N_SETTINGS, np.int64)
+    for i in range(N_SETTINGS):
+        settings[i] = np.int64(row[SETTINGS_AT + i])
+    params = np.zeros((PLAYERS, ROW))
+    for s in range(PLAYERS):
+        params[s, :SETTINGS_AT - ROLLOUT_AT] = row[ROLLOUT_AT:SETTINGS_AT]
+    return settings, params, params.copy(), np.full(PLAYERS, kind, np.int64)
 
 
 def _pimc_body(policies, pb, pv, legal, row):
@@ -75,14 +87,7 @@ def _pimc_body(policies, pb, pv, legal, row):
     seat = pb["seat"]
     worlds = np.int64(row[BUDGET])
     horizon = np.int64(row[HORIZON])
-    settings = np.empty(N_SETTINGS, np.int64)
-    for i in range(N_SETTINGS):
-        settings[i] = np.int64(row[SETTINGS_AT + i])
-    params = np.zeros((PLAYERS, ROW))
-    for s in range(PLAYERS):
-        params[s, :SETTINGS_AT - ROLLOUT_AT] = row[ROLLOUT_AT:SETTINGS_AT]
-    forced_params = params.copy()
-    kinds = np.full(PLAYERS, kind, np.int64)
+    settings, params, forced_params, kinds = rollout_rows_nb(row, kind)
     first = kinds.copy()
     first[seat] = POINTER
     streams = np.zeros(PLAYERS, np.int64)
@@ -168,14 +173,7 @@ def _ismcts_body(policies, pb, pv, legal, row):
     iterations = np.int64(row[BUDGET])
     horizon = np.int64(row[HORIZON])
     c = row[C]
-    settings = np.empty(N_SETTINGS, np.int64)
-    for i in range(N_SETTINGS):
-        settings[i] = np.int64(row[SETTINGS_AT + i])
-    params = np.zeros((PLAYERS, ROW))
-    for s in range(PLAYERS):
-        params[s, :SETTINGS_AT - ROLLOUT_AT] = row[ROLLOUT_AT:SETTINGS_AT]
-    forced_params = params.copy()
-    kinds = np.full(PLAYERS, kind, np.int64)
+    settings, params, forced_params, kinds = rollout_rows_nb(row, kind)
     pointers = np.full(PLAYERS, POINTER, np.int64)
     streams = np.zeros(PLAYERS, np.int64)
     size = iterations + 1
@@ -362,6 +360,8 @@ def search_policies(owner: str, policy_signature, policies_t, **hooks):
             hooks[name] = inline_kernel(bind(template, owner, **games))
     hooks["default_index_nb"] = njit(cache=True, inline="always")(bind(_default_index, owner,
                                                                          fallback_nb=hooks["fallback_nb"]))
+    hooks["rollout_rows_nb"] = njit(cache=True)(bind(_rollout_rows, owner, N_SETTINGS=hooks["N_SETTINGS"],
+                                                     PLAYERS=hooks["PLAYERS"]))
     body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
     wrapper = _WRAPPERS[hooks["PLAYERS"]]
     out = []
@@ -371,3 +371,38 @@ def search_policies(owner: str, policy_signature, policies_t, **hooks):
             warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)  # the disk cache
             out.append(njit(policy_signature, cache=True)(bind(wrapper, owner, body_nb=body, FORCED=hooks["FORCED"])))
     return tuple(out)
+
+
+def _sample_worlds(pb, pv, seed, count, pubs, privs, hids):
+    """``count`` worlds of the seat to decide (its game's world_nb) from a stream seeded by ``seed``,
+    into pubs[i] (its PUBLIC_DTYPE, shape (count,)), privs[i] ((count, its seats)) and hids[i];
+    returns how many were found, the found ones first (for tests and benchmarks)."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_seed_nb(seed, 0, 0)
+    pub, priv, hid, _ = new_state_nb()
+    found = 0
+    for _ in range(count):
+        reset_nb(pub, priv, hid)
+        if world_nb(pb, pv, rng, pub, priv, hid):
+            pubs[found] = pub[0]
+            privs[found] = priv
+            hids[found] = hid[0]
+            found += 1
+    return found
+
+
+def sample_worlds(owner: str, *, world_nb, new_state_nb):
+    """A game's ``sample_worlds_nb`` (_sample_worlds), compiled where it is first called."""
+    return njit(cache=True)(bind(_sample_worlds, owner, world_nb=world_nb, new_state_nb=new_state_nb))
+
+
+@njit(cache=True, inline="always")
+def marked_actions_nb(legal, stop, out):
+    """The actions marked in legal[:stop], in id order, into ``out``; returns how many (the search's
+    actions_nb in a game whose legal array holds its action ids)."""
+    n = 0
+    for a in range(stop):
+        if legal[a]:
+            out[n] = a
+            n += 1
+    return n

@@ -48,10 +48,9 @@ from analyser.games.enemy_anemone.playouts import current_nb, forced_policy, par
 from analyser.games.enemy_anemone.rules import step_nb
 from analyser.games.enemy_anemone.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb, mark_nb
-from analyser.kernels.jit import inline_kernel, jit, kernel
-from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import next_u64_nb, shuffle_from_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import search_policies
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import next_u64_nb, shuffle_from_nb, shuffle_nb
+from analyser.kernels.search import sample_worlds, search_policies
 
 # A hand's cards (10 at most) times the token combinations: k1 + k2 <= 9 tokens, (k1 + 1)(k2 + 1) <= 30.
 MAX_CHOICES = N_RANKS * 30
@@ -215,23 +214,7 @@ def world_nb(pb, pv, rng, pub, priv, hid):
     return True
 
 
-@jit()
-def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
-    """``count`` worlds from a stream seeded by ``seed`` into pubs[i] (PUBLIC_DTYPE, shape (count,)),
-    privs[i] (PRIVATE_DTYPE, (count, MAX_PLAYERS)) and hids[i] (HIDDEN_DTYPE, (count,)), for tests
-    and benchmarks; returns how many were found (the found ones first)."""
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_seed_nb(seed, 0, 0)
-    pub, priv, hid, _ = new_state_nb()
-    found = 0
-    for _ in range(count):
-        reset_nb(pub, priv, hid)
-        if world_nb(pb, pv, rng, pub, priv, hid):
-            pubs[found] = pub[0]
-            privs[found] = priv
-            hids[found] = hid[0]
-            found += 1
-    return found
+sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_state_nb)
 
 
 @inline_kernel

@@ -26,10 +26,9 @@ from analyser.games.olenon.playouts import current_nb, forced_policy, part_nb
 from analyser.games.olenon.rules import legal_mask_nb, step_nb
 from analyser.games.olenon.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.bits import mark_nb
-from analyser.kernels.jit import inline_kernel, jit, kernel
-from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import search_policies
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import next_u64_nb, shuffle_nb
+from analyser.kernels.search import marked_actions_nb, sample_worlds, search_policies
 
 # The puts of one decision: on an empty table at most 4 counts of each of 7 values; on a table
 # with cards at most 3 additions, 6 replaces and the pass.
@@ -40,12 +39,7 @@ _COPIES = np.array(COPIES, np.int64)
 @inline_kernel
 def actions_nb(pb, pv, legal, out):
     """The legal puts and the pass, in id order (the engine marks ``legal`` before a pointer's call)."""
-    n = 0
-    for a in range(ACTION.COUNT):
-        if legal[a]:
-            out[n] = a
-            n += 1
-    return n
+    return marked_actions_nb(legal, ACTION.COUNT, out)
 
 
 @kernel
@@ -99,23 +93,7 @@ def world_nb(pb, pv, rng, pub, priv, hid):
     return True
 
 
-@jit()
-def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
-    """``count`` worlds from a stream seeded by ``seed`` into pubs[i] (PUBLIC_DTYPE, shape (count,)),
-    privs[i] (PRIVATE_DTYPE, (count, PLAYERS)) and hids[i] (HIDDEN_DTYPE, (count,)), for tests and
-    benchmarks; returns how many were found (the found ones first)."""
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_seed_nb(seed, 0, 0)
-    pub, priv, hid, _ = new_state_nb()
-    found = 0
-    for _ in range(count):
-        reset_nb(pub, priv, hid)
-        if world_nb(pb, pv, rng, pub, priv, hid):
-            pubs[found] = pub[0]
-            privs[found] = priv
-            hids[found] = hid[0]
-            found += 1
-    return found
+sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_state_nb)
 
 
 @inline_kernel

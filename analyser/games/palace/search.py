@@ -26,10 +26,9 @@ from analyser.games.palace.playouts import forced_policy
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb, step_nb
 from analyser.games.palace.state import POLICIES_T, POLICY_SIG, legal_words_nb, new_state_nb
 from analyser.kernels.bits import BIT, NONE, count_nb
-from analyser.kernels.jit import inline_kernel, jit, kernel
-from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import search_policies
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import next_u64_nb, shuffle_nb
+from analyser.kernels.search import marked_actions_nb, sample_worlds, search_policies
 
 MAX_CHOICES = ACTION.SWAP          # plays, the pickup and the face-down cards
 N_SETTINGS = len(SETTING)
@@ -38,12 +37,7 @@ N_SETTINGS = len(SETTING)
 @inline_kernel
 def actions_nb(pb, pv, legal, out):
     """The legal plays, pickup and face-down cards, in id order."""
-    n = 0
-    for a in range(ACTION.SWAP):
-        if legal[a]:
-            out[n] = a
-            n += 1
-    return n
+    return marked_actions_nb(legal, ACTION.SWAP, out)
 
 
 @inline_kernel
@@ -146,22 +140,7 @@ def world_nb(pb, pv, rng, pub, priv, hid):
     return True
 
 
-@jit()
-def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
-    """``count`` worlds from a stream seeded by ``seed`` into pubs[i], privs[i], hids[i]
-    (for tests and benchmarks); returns how many were found."""
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_seed_nb(seed, 0, 0)
-    pub, priv, hid, _ = new_state_nb()
-    found = 0
-    for _ in range(count):
-        reset_nb(pub, priv, hid)
-        if world_nb(pb, pv, rng, pub, priv, hid):
-            pubs[found] = pub[0]
-            privs[found] = priv
-            hids[found] = hid[0]
-            found += 1
-    return found
+sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_state_nb)
 
 
 pimc_policy, ismcts_policy = search_policies(

@@ -20,18 +20,15 @@ completed pile) and the match key (the later rounds' deals) drawn from the seat'
 """
 from __future__ import annotations
 
-import numpy as np
-
 from analyser.games.spite_and_malice.constants import COPIES, HAND, MAX_CENTRE, N_VALUES, PLAYERS, SETTING, SIDES
 from analyser.games.spite_and_malice.dispatch import decide_nb
 from analyser.games.spite_and_malice.engine import RECORD_DTYPE, record_nb
 from analyser.games.spite_and_malice.playouts import current_nb, forced_policy, part_nb
 from analyser.games.spite_and_malice.rules import legal_nb, step_nb
 from analyser.games.spite_and_malice.state import POLICIES_T, POLICY_SIG, new_state_nb
-from analyser.kernels.jit import inline_kernel, jit, kernel
-from analyser.kernels.records import reset_nb
-from analyser.kernels.rng import next_u64_nb, shuffle_nb, stream_seed_nb
-from analyser.kernels.search import search_policies
+from analyser.kernels.jit import inline_kernel, kernel
+from analyser.kernels.rng import next_u64_nb, shuffle_nb
+from analyser.kernels.search import marked_actions_nb, sample_worlds, search_policies
 
 # One decision: onto each build pile the payoff top, four side tops, the next value and a King
 # from the hand; and each of at most five hand values onto each side pile (a stop only with an
@@ -43,12 +40,7 @@ MAX_CHOICES = MAX_CENTRE * (1 + SIDES + 2) + HAND * SIDES
 def actions_nb(pb, pv, legal, out):
     """The legal builds, discards and the stop, in id order (the engine marks ``legal`` before a
     pointer's call: dispatch.reads_legal_nb)."""
-    n = 0
-    for a in range(legal.size):
-        if legal[a]:
-            out[n] = a
-            n += 1
-    return n
+    return marked_actions_nb(legal, legal.size, out)
 
 
 @kernel
@@ -109,23 +101,7 @@ def world_nb(pb, pv, rng, pub, priv, hid):
     return True
 
 
-@jit()
-def sample_worlds_nb(pb, pv, seed, count, pubs, privs, hids):
-    """``count`` worlds from a stream seeded by ``seed`` into pubs[i] (PUBLIC_DTYPE, shape (count,)),
-    privs[i] (PRIVATE_DTYPE, (count, PLAYERS)) and hids[i] (HIDDEN_DTYPE, (count,)), for tests and
-    benchmarks; returns how many were found (the found ones first)."""
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_seed_nb(seed, 0, 0)
-    pub, priv, hid, _ = new_state_nb()
-    found = 0
-    for _ in range(count):
-        reset_nb(pub, priv, hid)
-        if world_nb(pb, pv, rng, pub, priv, hid):
-            pubs[found] = pub[0]
-            privs[found] = priv
-            hids[found] = hid[0]
-            found += 1
-    return found
+sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_state_nb)
 
 
 @inline_kernel
