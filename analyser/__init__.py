@@ -123,8 +123,15 @@ def register_game(spec, replace: bool = False):
     return _register(spec, replace)
 
 
+def warmup(*args, **kwargs):
+    """Compile every game's code into the cache up front; see :func:`analyser.analyses.warmup.warmup`."""
+    from analyser.analyses.warmup import warmup as _warmup
+
+    return _warmup(*args, **kwargs)
+
+
 __all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "load",
-           "merge", "rollout", "review", "register_game", "UserError", "CACHE_DIR"]
+           "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once
     __import__("analyser.kernels.cache")

@@ -8,7 +8,21 @@ from typing import Annotated
 
 import typer
 
-from analyser.cli import compare, info, merge, plot, replay, report, rollout, simulate, sweep, tournament, trace, vary
+from analyser.cli import (
+    compare,
+    info,
+    merge,
+    plot,
+    replay,
+    report,
+    rollout,
+    simulate,
+    sweep,
+    tournament,
+    trace,
+    vary,
+    warmup,
+)
 from analyser.cli.common import Command, Group, stop_code
 from analyser.errors import Terminated, stop_word
 
@@ -41,6 +55,7 @@ EXAMPLES = {
     report.report: ["analyser report palace --deals 20000 --out palace.md"],
     info.games: ["analyser games"],
     info.policies: ["analyser policies palace"],
+    warmup.warmup: ["analyser warmup", "analyser warmup palace olenon --no-search"],
 }
 for command, lines in EXAMPLES.items():
     app.command(cls=Command, epilog="\n\n".join(f"Example: `{line}`" for line in lines))(command)
