@@ -55,6 +55,8 @@ from analyser.kernels.search_row import (
 )
 
 POINTER = 0              # analyser.games.dispatch.POINTER: the kind of the forced first step
+ROLLOUT_CAP = 2000       # steps a rollout plays at most: a Palace world that cycles would play to the game's
+                         # cap (5,000 actions from the decision) at every decision of a game that cycles
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
@@ -121,10 +123,12 @@ def _pimc_body(policies, pb, pv, legal, row):
             over = step_nb(wseed, w, settings, streams, policies, first, forced_params, wpub, wpriv, whid, legal_w,
                            log)
             steps += 1
-            while not over and not settled_nb(wpub, seat, part, horizon):
+            cut = steps + ROLLOUT_CAP
+            while not over and not settled_nb(wpub, seat, part, horizon) and steps < cut:
                 over = step_nb(wseed, w, settings, streams, policies, kinds, params, wpub, wpriv, whid, legal_w, log)
                 steps += 1
-            values[w, a] = value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current, row)
+            if over or settled_nb(wpub, seat, part, horizon):  # one cut at the cap has no result (as aborted)
+                values[w, a] = value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current, row)
     memory[STEPS] += steps
     default = default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)
     return actions[pick_nb(values, default, row[MARGIN])]
@@ -262,11 +266,13 @@ def _ismcts_body(policies, pb, pv, legal, row):
             over = step_nb(wseed, it, settings, streams, policies, pointers, forced_params, pub, priv, hid, legal_w,
                            log)
             steps += 1
-        while not over and not (horizon == 1 and part_nb(pub) != part):
+        cut = steps + ROLLOUT_CAP
+        while not over and not (horizon == 1 and part_nb(pub) != part) and steps < cut:
             over = step_nb(wseed, it, settings, streams, policies, kinds, params, pub, priv, hid, legal_w, log)
             steps += 1
+        done = over or (horizon == 1 and part_nb(pub) != part)     # one cut at the cap has no result (as aborted)
         for s in range(PLAYERS):
-            values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current, row)
+            values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current, row) if done else 0.0
         for d in range(depth):
             node = path[d]
             visits[node] += 1.0
