@@ -351,32 +351,45 @@ _WRAPPERS = {2: _search2, 4: _search4, 6: _search6}
 body_nb = None
 
 
-def search_policies(owner: str, policy_signature, policies_t, **hooks):
-    """A game's ``(pimc_policy, ismcts_policy)`` of its ``policy_signature`` (its POLICY_SIG;
-    ``policies_t``: its POLICIES_T), compiled now: ``hooks`` are its search module's and rules'
-    functions and constants (actions_nb, fill_legal_nb, world_nb, searching_nb, fallback_nb, step_nb,
-    record_nb, current_nb, part_nb, new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE,
-    PLAYERS, N_SETTINGS, MAX_CHOICES), and optionally ``settled_nb(pub, seat, part, horizon)`` and
+class SearchPlayers:
+    """A game's search players of its ``policy_signature`` (its POLICY_SIG; ``policies_t``: its
+    POLICIES_T), ``pimc_policy`` and ``ismcts_policy``, each compiled (or loaded from the cache) when
+    first asked for (``policy``), so a run that seats one compiles one: each body inlines its own
+    copy of the game's step. ``hooks`` are the game's search module's and rules' functions and
+    constants (actions_nb, fill_legal_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb,
+    current_nb, part_nb, new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS,
+    N_SETTINGS, MAX_CHOICES), and optionally ``settled_nb(pub, seat, part, horizon)`` and
     ``value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row)``: when a world's value
     for the seat is known, and what it is (by default the part's or the unit's win share,
     _part_settled and _part_value)."""
-    for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):
-        if name not in hooks:
-            games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
-            hooks[name] = inline_kernel(bind(template, owner, **games))
-    hooks["default_index_nb"] = njit(cache=True, inline="always")(bind(_default_index, owner,
-                                                                         fallback_nb=hooks["fallback_nb"]))
-    hooks["rollout_rows_nb"] = njit(cache=True)(bind(_rollout_rows, owner, N_SETTINGS=hooks["N_SETTINGS"],
-                                                     PLAYERS=hooks["PLAYERS"]))
-    body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
-    wrapper = _WRAPPERS[hooks["PLAYERS"]]
-    out = []
-    for template in (_pimc_body, _ismcts_body):
-        body = njit(body_signature, cache=True)(bind(template, owner, **hooks))
-        with warnings.catch_warnings():     # the tuple's function constants keep this small wrapper out of
-            warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)  # the disk cache
-            out.append(njit(policy_signature, cache=True)(bind(wrapper, owner, body_nb=body, FORCED=hooks["FORCED"])))
-    return tuple(out)
+
+    BODIES = {"pimc_policy": _pimc_body, "ismcts_policy": _ismcts_body}
+
+    def __init__(self, owner: str, policy_signature, policies_t, **hooks):
+        for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):
+            if name not in hooks:
+                games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
+                hooks[name] = inline_kernel(bind(template, owner, **games))
+        hooks["default_index_nb"] = njit(cache=True, inline="always")(bind(_default_index, owner,
+                                                                             fallback_nb=hooks["fallback_nb"]))
+        hooks["rollout_rows_nb"] = njit(cache=True)(bind(_rollout_rows, owner, N_SETTINGS=hooks["N_SETTINGS"],
+                                                         PLAYERS=hooks["PLAYERS"]))
+        self.owner, self.signature, self.hooks = owner, policy_signature, hooks
+        self.body_signature = policy_signature.return_type(policies_t, *policy_signature.args)
+        self.compiled: dict = {}
+
+    def policy(self, name: str):
+        """The compiled ``name`` ("pimc_policy" or "ismcts_policy"); AttributeError for any other name
+        (a game's search module hands its ``__getattr__`` here)."""
+        if name not in self.BODIES:
+            raise AttributeError(name)
+        if name not in self.compiled:
+            body = njit(self.body_signature, cache=True)(bind(self.BODIES[name], self.owner, **self.hooks))
+            wrapper = bind(_WRAPPERS[self.hooks["PLAYERS"]], self.owner, body_nb=body, FORCED=self.hooks["FORCED"])
+            with warnings.catch_warnings():   # the tuple's function constants keep this small wrapper out of
+                warnings.filterwarnings("ignore", "Cannot cache compiled function", NumbaWarning)  # the cache
+                self.compiled[name] = njit(self.signature, cache=True)(wrapper)
+        return self.compiled[name]
 
 
 def _sample_worlds(pb, pv, seed, count, pubs, privs, hids):

@@ -50,7 +50,7 @@ from analyser.games.enemy_anemone.state import POLICIES_T, POLICY_SIG, new_state
 from analyser.kernels.bits import BIT, NONE, count_nb, lowest_nb, mark_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import next_u64_nb, shuffle_from_nb, shuffle_nb
-from analyser.kernels.search import sample_worlds, search_policies
+from analyser.kernels.search import SearchPlayers, sample_worlds
 
 # A hand's cards (10 at most) times the token combinations: k1 + k2 <= 9 tokens, (k1 + 1)(k2 + 1) <= 30.
 MAX_CHOICES = N_RANKS * 30
@@ -235,10 +235,16 @@ def fallback_nb(kind, policies, pb, pv, legal, row):
     return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row, pv["legal"])
 
 
-pimc_policy, ismcts_policy = search_policies(
+_PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)
+
+
+def __getattr__(name):
+    """``pimc_policy`` and ``ismcts_policy``, each compiled (or loaded from the cache) when first asked
+    for (analyser.kernels.search.SearchPlayers)."""
+    return _PLAYERS.policy(name)

@@ -28,7 +28,7 @@ from analyser.games.olenon.state import POLICIES_T, POLICY_SIG, new_state_nb
 from analyser.kernels.bits import mark_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import next_u64_nb, shuffle_nb
-from analyser.kernels.search import marked_actions_nb, sample_worlds, search_policies
+from analyser.kernels.search import SearchPlayers, marked_actions_nb, sample_worlds
 
 # The puts of one decision: on an empty table at most 4 counts of each of 7 values; on a table
 # with cards at most 3 additions, 6 replaces and the pass.
@@ -114,10 +114,16 @@ def fallback_nb(kind, policies, pb, pv, legal, row):
     return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
 
 
-pimc_policy, ismcts_policy = search_policies(
+_PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)
+
+
+def __getattr__(name):
+    """``pimc_policy`` and ``ismcts_policy``, each compiled (or loaded from the cache) when first asked
+    for (analyser.kernels.search.SearchPlayers)."""
+    return _PLAYERS.policy(name)

@@ -28,7 +28,7 @@ from analyser.games.palace.state import POLICIES_T, POLICY_SIG, legal_words_nb, 
 from analyser.kernels.bits import BIT, NONE, count_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.rng import next_u64_nb, shuffle_nb
-from analyser.kernels.search import marked_actions_nb, sample_worlds, search_policies
+from analyser.kernels.search import SearchPlayers, marked_actions_nb, sample_worlds
 
 MAX_CHOICES = ACTION.SWAP          # plays, the pickup and the face-down cards
 N_SETTINGS = len(SETTING)
@@ -143,7 +143,7 @@ def world_nb(pb, pv, rng, pub, priv, hid):
 sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_state_nb)
 
 
-pimc_policy, ismcts_policy = search_policies(
+_PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
     fallback_nb=fallback_nb,
@@ -151,3 +151,9 @@ pimc_policy, ismcts_policy = search_policies(
     value_nb=value_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=N_SETTINGS,
     MAX_CHOICES=MAX_CHOICES)
+
+
+def __getattr__(name):
+    """``pimc_policy`` and ``ismcts_policy``, each compiled (or loaded from the cache) when first asked
+    for (analyser.kernels.search.SearchPlayers)."""
+    return _PLAYERS.policy(name)
