@@ -60,7 +60,8 @@ ROLLOUT_CAP = 2000       # steps a rollout plays at most: a Palace world that cy
 
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
-new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = rollout_rows_nb = None
+new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = rollout_rows_nb = part_done_nb = None
+decide_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
 
@@ -124,10 +125,12 @@ def _pimc_body(policies, pb, pv, legal, row):
                            log)
             steps += 1
             cut = steps + ROLLOUT_CAP
-            while not over and not settled_nb(wpub, seat, part, horizon) and steps < cut:
+            done = over or settled_nb(wpub, seat, part, horizon)
+            while not done and steps < cut:
                 over = step_nb(wseed, w, settings, streams, policies, kinds, params, wpub, wpriv, whid, legal_w, log)
                 steps += 1
-            if over or settled_nb(wpub, seat, part, horizon):  # one cut at the cap has no result (as aborted)
+                done = over or settled_nb(wpub, seat, part, horizon)
+            if done:                          # a rollout cut at the cap has no result, as an aborted unit
                 values[w, a] = value_nb(pub, hid, wpub, whid, seat, horizon, rec[0], current, row)
     memory[STEPS] += steps
     default = default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)
@@ -219,7 +222,7 @@ def _ismcts_body(policies, pb, pv, legal, row):
         depth = 0
         over = False
         expanded = False
-        while not over and not (horizon == 1 and part_nb(pub) != part) and not expanded:
+        while not over and not part_done_nb(pub, 0, part, horizon) and not expanded:
             mover = pub[0]["seat"]
             fill_legal_nb(pub[0], priv[mover], legal_w)
             k = actions_nb(pub[0], priv[mover], legal_w, acts)
@@ -267,11 +270,12 @@ def _ismcts_body(policies, pb, pv, legal, row):
                            log)
             steps += 1
         cut = steps + ROLLOUT_CAP
-        while not over and not (horizon == 1 and part_nb(pub) != part) and steps < cut:
+        done = over or part_done_nb(pub, 0, part, horizon)
+        while not done and steps < cut:
             over = step_nb(wseed, it, settings, streams, policies, kinds, params, pub, priv, hid, legal_w, log)
             steps += 1
-        done = over or (horizon == 1 and part_nb(pub) != part)     # one cut at the cap has no result (as aborted)
-        for s in range(PLAYERS):
+            done = over or part_done_nb(pub, 0, part, horizon)
+        for s in range(PLAYERS):              # a rollout cut at the cap has no result, as an aborted unit
             values[s] = value_nb(start_pub, start_hid, pub, hid, s, horizon, rec[0], current, row) if done else 0.0
         for d in range(depth):
             node = path[d]
@@ -305,8 +309,20 @@ def _default_index(kind, policies, pb, pv, legal, row, priv, actions, n):
 
 def _part_settled(pub, seat, part, horizon):
     """Whether a world's value for the deciding seat is known before the unit ends: with
-    ``horizon`` 1, once the part the decision was in is over."""
+    ``horizon`` 1, once the part the decision was in is over (ISMCTS's tree and rollouts, which
+    need every seat's value, stop there too, whatever a game's own settled_nb says)."""
     return horizon == 1 and part_nb(pub) != part
+
+
+def _every_decision(pb):
+    """A game whose every decision is searched (the default searching_nb)."""
+    return True
+
+
+def _rollout_fallback(kind, policies, pb, pv, legal, row):
+    """The rollout policy's action (the default fallback_nb: the game's decide_nb, for a game whose
+    decide_nb takes no more than the policy's arguments)."""
+    return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
 
 
 def _part_value(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row):
@@ -356,19 +372,22 @@ class SearchPlayers:
     POLICIES_T), ``pimc_policy`` and ``ismcts_policy``, each compiled (or loaded from the cache) when
     first asked for (``policy``), so a run that seats one compiles one: each body inlines its own
     copy of the game's step. ``hooks`` are the game's search module's and rules' functions and
-    constants (actions_nb, fill_legal_nb, world_nb, searching_nb, fallback_nb, step_nb, record_nb,
-    current_nb, part_nb, new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS,
-    N_SETTINGS, MAX_CHOICES), and optionally ``settled_nb(pub, seat, part, horizon)`` and
-    ``value_nb(start_pub, start_hid, pub, hid, seat, horizon, rec, current, row)``: when a world's value
-    for the seat is known, and what it is (by default the part's or the unit's win share,
-    _part_settled and _part_value)."""
+    constants (actions_nb, fill_legal_nb, world_nb, step_nb, record_nb, current_nb, part_nb,
+    new_state_nb, FORCED: the game's forced_policy, RECORD_DTYPE, PLAYERS, N_SETTINGS, MAX_CHOICES);
+    ``searching_nb(pb)`` and ``fallback_nb(kind, policies, pb, pv, legal, row)``, or instead
+    ``decide_nb`` (then every decision is searched, and the rollout policy is asked through it); and
+    optionally ``settled_nb(pub, seat, part, horizon)`` and ``value_nb(start_pub, start_hid, pub, hid,
+    seat, horizon, rec, current, row)``: when a world's value for the seat is known, and what it is (by
+    default the part's or the unit's win share, _part_settled and _part_value)."""
 
     BODIES = {"pimc_policy": _pimc_body, "ismcts_policy": _ismcts_body}
 
     def __init__(self, owner: str, policy_signature, policies_t, **hooks):
-        for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value)):
+        games = {k: hooks.get(k) for k in ("part_nb", "current_nb", "record_nb", "decide_nb")}
+        hooks["part_done_nb"] = inline_kernel(bind(_part_settled, owner, **games))
+        for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value),
+                               ("searching_nb", _every_decision), ("fallback_nb", _rollout_fallback)):
             if name not in hooks:
-                games = {k: hooks[k] for k in ("part_nb", "current_nb", "record_nb")}
                 hooks[name] = inline_kernel(bind(template, owner, **games))
         hooks["default_index_nb"] = njit(cache=True, inline="always")(bind(_default_index, owner,
                                                                              fallback_nb=hooks["fallback_nb"]))

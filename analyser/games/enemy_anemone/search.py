@@ -224,12 +224,6 @@ def fill_legal_nb(pb, pv, legal):
 
 
 @inline_kernel
-def searching_nb(pb):
-    """Every decision of Enemy Anemone is searched."""
-    return True
-
-
-@inline_kernel
 def fallback_nb(kind, policies, pb, pv, legal, row):
     """The rollout policy's action (no world found within MAX_TRIES)."""
     return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row, pv["legal"])
@@ -237,8 +231,7 @@ def fallback_nb(kind, policies, pb, pv, legal, row):
 
 _PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
-    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
-    fallback_nb=fallback_nb,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, fallback_nb=fallback_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)

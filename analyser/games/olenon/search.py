@@ -102,22 +102,9 @@ def fill_legal_nb(pb, pv, legal):
     mark_nb(legal, legal_mask_nb(pb, pv["hand"]), LEGAL_SIZE // 8)
 
 
-@inline_kernel
-def searching_nb(pb):
-    """Every decision of Olenon is searched."""
-    return True
-
-
-@inline_kernel
-def fallback_nb(kind, policies, pb, pv, legal, row):
-    """The rollout policy's action (no world found: a hand-built position)."""
-    return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
-
-
 _PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
-    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
-    fallback_nb=fallback_nb,
+    actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, decide_nb=decide_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=PLAYERS, N_SETTINGS=len(SETTING),
     MAX_CHOICES=MAX_CHOICES)

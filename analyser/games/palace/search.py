@@ -52,12 +52,6 @@ def searching_nb(pb):
 
 
 @inline_kernel
-def fallback_nb(kind, policies, pb, pv, legal, row):
-    """The rollout policy's action (the swap, or no world found)."""
-    return decide_nb(kind, policies, pb["seat"], pb, pv, legal, row)
-
-
-@inline_kernel
 def part_nb(pub):
     """A game of Palace is one part."""
     return 0
@@ -146,7 +140,7 @@ sample_worlds_nb = sample_worlds(__file__, world_nb=world_nb, new_state_nb=new_s
 _PLAYERS = SearchPlayers(
     __file__, POLICY_SIG, POLICIES_T,
     actions_nb=actions_nb, fill_legal_nb=fill_legal_nb, world_nb=world_nb, searching_nb=searching_nb,
-    fallback_nb=fallback_nb,
+    decide_nb=decide_nb,
     step_nb=step_nb, record_nb=record_nb, current_nb=None, part_nb=part_nb, settled_nb=settled_nb,
     value_nb=value_nb, new_state_nb=new_state_nb,
     FORCED=forced_policy, RECORD_DTYPE=RECORD_DTYPE, PLAYERS=MAX_PLAYERS, N_SETTINGS=N_SETTINGS,
