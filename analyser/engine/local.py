@@ -34,9 +34,10 @@ class ChunkRunner:
         fns = tuple(seat.spec.function for seat in config.seats)
         self.fns = fns + (fns[0],) * (seats - len(fns))
         self.settings = config.game.settings_row(config.settings)
-        self.params = np.zeros((seats, ROW))
-        for s, seat in enumerate(config.seats):
-            self.params[s] = seat.engine_row(config.game, self.settings, config.players)
+        rows = [seat.engine_row(config.game, self.settings, config.players) for seat in config.seats]
+        self.params = np.zeros((seats, max(ROW, *(len(r) for r in rows))))
+        for s, row in enumerate(rows):
+            self.params[s, :len(row)] = row
         self.streams = np.zeros(seats, np.int64)
         self.streams[: config.players] = config.streams
 

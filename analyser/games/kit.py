@@ -194,7 +194,7 @@ class WorldBatch:
         seat = int(worlds[0].pub[0]["seat"])
         assert all(int(w.pub[0]["seat"]) == seat for w in worlds), "the worlds have different seats to move"
         self.fns = tuple(fns)
-        self.kinds = policy_kinds(fns, built_in)
+        self.kinds = policy_kinds(fns, built_in, params)
         self.forced = tuple(forced_policy if s == seat else f for s, f in enumerate(fns))
         self.forced_kinds = self.kinds.copy()
         self.forced_kinds[seat] = 0                  # through the pointer: forced_policy
@@ -307,7 +307,7 @@ class RecordsKit(GameKit, RolloutKit):
         from analyser.games.dispatch import policy_kinds
 
         state = self.part("state")
-        kinds = policy_kinds(fns, self.part("dispatch").BUILT_IN)
+        kinds = policy_kinds(fns, self.part("dispatch").BUILT_IN, params)
         playout_nb = self.part("playouts").playout_nb
 
         def playout(pubs, privs, hids):

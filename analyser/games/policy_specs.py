@@ -17,6 +17,7 @@ from analyser.errors import UserError, choices
 from analyser.kernels.search_row import ROW
 
 MAX_PARAMS = 8
+CHEATING = " (cheating)"        # after the label of a policy that sees every hidden card, wherever it is shown
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class ParamSpec:
         if self.options:
             if isinstance(value, str) and value.strip() in self.options:
                 return float(self.options.index(value.strip()))
+            if isinstance(value, str) and value.strip().isdigit():     # an option by its number, as in open=1
+                value = int(value.strip())
             if not isinstance(value, str) and float(value) in range(len(self.options)):
                 return float(value)
             raise UserError(f"parameter {policy}:{self.name} is one of {choices(self.options)}, not '{value}'")
@@ -67,6 +70,7 @@ class PolicySpec:
     # named values (analyser.games.search_specs: a search player's rollout row and the rules)
     context: object = None
     search: bool = False        # a compiled search player (its rollouts play a heuristic of the game)
+    cheats: str | None = None   # the parameter that, when not 0, shows the policy every hidden card
 
     def __post_init__(self):
         if len(self.params) > MAX_PARAMS:
@@ -127,11 +131,17 @@ class SeatPolicy:
     def name(self) -> str:
         return self.spec.name
 
+    @property
+    def cheating(self) -> bool:
+        """Whether this seat sees what its seat cannot (a search player's open variant)."""
+        return self.spec.cheats is not None and self.values[self.spec.cheats] != 0
+
     def label(self) -> str:
-        """``name`` or ``name:p=v,...`` listing only values that differ from the defaults."""
+        """``name`` or ``name:p=v,...`` listing only values that differ from the defaults, and CHEATING
+        after a policy that sees every hidden card (parse_spec takes the label back as it is)."""
         shown = {p.name: p for p in self.spec.params}
         changed = [f"{k}={shown[k].show(v)}" for k, v in self.values.items() if v != self.spec.defaults()[k]]
-        return self.name + (":" + ",".join(changed) if changed else "")
+        return self.name + (":" + ",".join(changed) if changed else "") + (CHEATING if self.cheating else "")
 
     def row(self) -> np.ndarray:
         out = np.zeros(MAX_PARAMS)
@@ -144,12 +154,11 @@ class SeatPolicy:
 
     def engine_row(self, game, settings: np.ndarray, players: int) -> np.ndarray:
         """The row the engine hands this seat's policy (analyser.kernels.search_row): the named values,
-        then, for a search player, what its rollouts need (its spec's ``context``)."""
-        out = np.zeros(ROW)
-        out[:MAX_PARAMS] = self.row()
-        if self.spec.context is not None:
-            out[MAX_PARAMS:] = self.spec.context(self, game, settings, players)
-        return out
+        then, for a search player, what its rollouts need (its spec's ``context``); ROW long, or
+        longer for an open search player (the room for the table the engine shows it)."""
+        tail = np.zeros(ROW - MAX_PARAMS) if self.spec.context is None else self.spec.context(self, game, settings,
+                                                                                             players)
+        return np.concatenate([self.row(), tail])
 
 
 def same_policy(a: SeatPolicy, b: SeatPolicy) -> bool:
@@ -179,7 +188,9 @@ def split_spec(text: str) -> tuple[str, dict[str, str]]:
 def parse_spec(text: str, available: dict[str, PolicySpec]) -> SeatPolicy:
     """Parse ``name`` or ``name:param=value,param=value``, or a policy of one's own by module path,
     ``module:attribute`` or ``module:attribute:param=value,...`` (user_policy): a name that is not a
-    built-in one but has a dot, or is a module that imports, is a module path."""
+    built-in one but has a dot, or is a module that imports, is a module path. A label's CHEATING
+    mark is taken off (the parameters say it again)."""
+    text = text.strip().removesuffix(CHEATING)
     head, _, rest = text.strip().partition(":")
     if head.strip() not in available and rest and "=" not in rest.split(":")[0]:
         if importable(head.strip()):

@@ -19,6 +19,8 @@ from analyser.kernels.search_row import (
     HORIZON,
     KIND,
     MARGIN,
+    OPEN,
+    REVEAL_AT,
     ROLLOUT_AT,
     ROW,
     SCALE,
@@ -26,6 +28,7 @@ from analyser.kernels.search_row import (
     SETTINGS_AT,
     VALUE,
     C,
+    reveal_words,
 )
 
 MAX_WORLDS = 100_000
@@ -56,6 +59,11 @@ class _Context:
         low, high = game.score_bounds(players, rules) if game.score_bounds else (0.0, 1.0)
         row[SCALE] = 1.0 / (high - low) if high > low else 1.0
         row[SEATS] = players
+        row[OPEN] = values.get("open", 0)
+        if row[OPEN]:                                       # room for the table the engine reveals
+            state = importlib.import_module(f"{self.package}.state")
+            row = np.concatenate([row[:REVEAL_AT], np.zeros(reveal_words(
+                np.zeros(game.max_seats, state.PRIVATE_DTYPE), np.zeros(1, state.HIDDEN_DTYPE)))])
         return row[MAX_PARAMS:]
 
 
@@ -78,6 +86,8 @@ def search_policies(package: str, heuristics: tuple[PolicySpec, ...], rollout: s
         shared.append(ParamSpec("value", ("win", "score").index(value), "what the search maximises: the win "
                                 "share of its horizon, or the score's margin over the best other seat",
                                 options=("win", "score")))
+    shared.append(ParamSpec("open", 0, "cheat: see every hidden card and the stock's order, to measure what "
+                            "perfect information is worth (the label says '(cheating)')", options=("no", "yes")))
     context = _Context(package, heuristics)
     return (
         PolicySpec("pimc", f"{package}.search:pimc_policy",
@@ -87,12 +97,12 @@ def search_policies(package: str, heuristics: tuple[PolicySpec, ...], rollout: s
                               low=1, high=MAX_WORLDS, integer=True), *shared,
                     ParamSpec("margin", margin, "leave the rollout heuristic's own choice only for an action this "
                               "many standard errors better on the same worlds (0: the best mean)", low=0, high=10)),
-                   context=context, search=True),
+                   context=context, search=True, cheats="open"),
         PolicySpec("ismcts", f"{package}.search:ismcts_policy",
                    "information-set Monte Carlo tree search (single observer, Cowling et al. 2012): a fresh "
                    "world each iteration, one tree over every seat's actions, the most visited action played",
                    (ParamSpec("iterations", 1000, "iterations at each decision, each one world played out",
                               low=1, high=MAX_WORLDS * 10, integer=True), *shared,
                     ParamSpec("c", 0.7, "the exploration constant of UCB1 (results are win shares in 0..1)",
-                              low=0, high=100)), context=context, search=True),
+                              low=0, high=100)), context=context, search=True, cheats="open"),
     )

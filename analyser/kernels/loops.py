@@ -139,12 +139,13 @@ def _play_worlds(policies, forced, kinds, forced_kinds, params, forced_params, s
             reseed_nb(seed, world, part, streams, priv, hid)
             params_a = forced_params.copy()
             params_a[pub[0]["seat"], 0] = actions[a]
+            own = params.copy()           # the world's own rows: an open search seat's table is written into its row
             over = step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log)
             while not over and part_nb(pub) == part:
-                over = step_nb(seed, world, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+                over = step_nb(seed, world, settings, streams, policies, kinds, own, pub, priv, hid, legal, log)
             current_nb(pubs[w: w + 1], hids[w: w + 1], pub, hid, current[w, a])
             while not over:
-                over = step_nb(seed, world, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+                over = step_nb(seed, world, settings, streams, policies, kinds, own, pub, priv, hid, legal, log)
             record_nb(out[w, a], world, pub, hid)
 
 

@@ -16,6 +16,11 @@ row and the run's rule settings. Its random stream is the seat's own policy stre
 (``pv["rng"]``, of (seed, unit, seat), advanced by each decision), never the deal's; a world's
 deal stream and every seat's stream in it are drawn from that one.
 
+The open variant (``row[OPEN]`` 1, ``open=1``) cheats by design, to measure what perfect information
+is worth: its worlds are all the real table, which the engine writes into its row before each of its
+decisions (analyser.kernels.reveal); its rollouts still differ in their streams (each seat's policy
+stream, and the deals of later hands or rounds), so its budget still buys a mean over playouts.
+
 A forced move (one legal action) is played without a search and without a draw from the stream.
 The search counts what it did in its own policy memory (search_row: decisions searched, worlds,
 rollout steps), for benchmarks and for tests that a forced move costs nothing.
@@ -36,12 +41,15 @@ from numba.core.errors import NumbaWarning
 from analyser.kernels.jit import inline_kernel
 from analyser.kernels.loops import bind
 from analyser.kernels.records import reset_nb
+from analyser.kernels.reveal import revealed_nb
 from analyser.kernels.rng import below_nb, keyed_seed_nb, next_u64_nb, stream_seed_nb
 from analyser.kernels.search_row import (
     BUDGET,
     HORIZON,
     KIND,
     MARGIN,
+    OPEN,
+    REVEALED,
     ROLLOUT_AT,
     ROW,
     SCALE,
@@ -61,7 +69,7 @@ ROLLOUT_CAP = 2000       # steps a rollout plays at most: a Palace world that cy
 # The names a template reads from its game, given by bind().
 actions_nb = world_nb = searching_nb = fallback_nb = step_nb = record_nb = current_nb = part_nb = None
 new_state_nb = settled_nb = value_nb = fill_legal_nb = default_index_nb = rollout_rows_nb = part_done_nb = None
-decide_nb = None
+decide_nb = draw_nb = None
 FORCED = RECORD_DTYPE = None
 PLAYERS = N_SETTINGS = MAX_CHOICES = 0
 
@@ -87,6 +95,8 @@ def _pimc_body(policies, pb, pv, legal, row):
         return actions[0]
     if n == 0 or not searching_nb(pb):
         return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+    if not open_ready_nb(row):
+        return -1
     seat = pb["seat"]
     worlds = np.int64(row[BUDGET])
     horizon = np.int64(row[HORIZON])
@@ -108,7 +118,7 @@ def _pimc_body(policies, pb, pv, legal, row):
     steps = 0
     for w in range(worlds):
         reset_nb(pub, priv, hid)
-        if not world_nb(pb, pv, rng, pub, priv, hid):
+        if not draw_nb(pb, pv, rng, pub, priv, hid, row):
             return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
         memory[WORLDS_DRAWN] += 1.0
         key = next_u64_nb(rng)
@@ -177,6 +187,8 @@ def _ismcts_body(policies, pb, pv, legal, row):
         return actions[0]
     if n == 0 or not searching_nb(pb):
         return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
+    if not open_ready_nb(row):
+        return -1
     iterations = np.int64(row[BUDGET])
     horizon = np.int64(row[HORIZON])
     c = row[C]
@@ -208,7 +220,7 @@ def _ismcts_body(policies, pb, pv, legal, row):
     steps = 0
     for it in range(iterations):
         reset_nb(pub, priv, hid)
-        if not world_nb(pb, pv, rng, pub, priv, hid):
+        if not draw_nb(pb, pv, rng, pub, priv, hid, row):
             return fallback_nb(kind, policies, pb, pv, legal, row[ROLLOUT_AT:SETTINGS_AT].copy())
         memory[WORLDS_DRAWN] += 1.0
         start_pub_b[:] = pub_b
@@ -307,6 +319,29 @@ def _default_index(kind, policies, pb, pv, legal, row, priv, actions, n):
     return 0
 
 
+@njit(cache=True, inline="always")
+def open_ready_nb(row):
+    """Whether an open seat's table is this decision's (the engine stamps the row at each reveal; the
+    search takes the stamp), or the seat is an honest one. An open seat asked without a reveal (no
+    engine path does that) answers -1, an illegal action, so the run stops loudly."""
+    if row[OPEN] == 0.0:
+        return True
+    if row[OPEN] != REVEALED:
+        return False
+    row[OPEN] = 1.0
+    return True
+
+
+def _draw(pb, pv, rng, pub, priv, hid, row):
+    """A world for the seat: dealt from what it knows (the game's world_nb), or for an open seat the
+    table itself, as the engine revealed it (its streams are reseeded by the search, as any world's)."""
+    if row[OPEN] == 0.0:
+        return world_nb(pb, pv, rng, pub, priv, hid)
+    pub[0] = pb
+    revealed_nb(row, priv, hid)
+    return True
+
+
 def _part_settled(pub, seat, part, horizon):
     """Whether a world's value for the deciding seat is known before the unit ends: with
     ``horizon`` 1, once the part the decision was in is over (ISMCTS's tree and rollouts, which
@@ -385,6 +420,7 @@ class SearchPlayers:
     def __init__(self, owner: str, policy_signature, policies_t, **hooks):
         games = {k: hooks.get(k) for k in ("part_nb", "current_nb", "record_nb", "decide_nb")}
         hooks["part_done_nb"] = inline_kernel(bind(_part_settled, owner, **games))
+        hooks["draw_nb"] = inline_kernel(bind(_draw, owner, world_nb=hooks["world_nb"]))
         for name, template in (("settled_nb", _part_settled), ("value_nb", _part_value),
                                ("searching_nb", _every_decision), ("fallback_nb", _rollout_fallback)):
             if name not in hooks:

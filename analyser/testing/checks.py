@@ -321,7 +321,8 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
     peek, and a leak into the arguments fails here even if no built-in policy
     reads it. A game that hands policies the whole table relies on the decisions.
     The seat's policy memory must survive the re-deal (it is the policy's own).
-    ``lineup``: who plays the units (default: the built-in heuristics in turn, ``mix``).
+    ``lineup``: who plays the units (default: the built-in heuristics in turn, ``mix``). An open
+    search player is asked with the table revealed, as the engine asks it, so it fails here.
     Returns (decisions checked, re-deals that changed something)."""
     rng = np.random.default_rng(seed)
     asked = [as_seat_policy(p, game.policy_map) for p in policies]
@@ -353,15 +354,25 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
             if mine is not None:
                 assert np.array_equal(mine, other.memory(seat)), "a re-deal lost the policy's memory"
             for p in asked:
-                row = p.engine_row(game, runner.settings, players)
-                a = p.spec.function(*fresh(args), row)
-                b = p.spec.function(*fresh(again[1]), row)
+                a = p.spec.function(*fresh(args), seat_row(p, game, runner.settings, players, pos))
+                b = p.spec.function(*fresh(again[1]), seat_row(p, game, runner.settings, players, other))
                 assert a == b, (f"{p.label()} chose {a}, then {b} when what seat {seat} cannot see was re-dealt "
                                 f"(unit {unit})")
             checked += 1
     assert checked >= 20, f"only {checked} decisions to check"
     assert changed >= min_changed * checked, f"re-deals changed hidden cards in only {changed} of {checked} decisions"
     return checked, changed
+
+
+def seat_row(policy, game: GameSpec, settings, players: int, pos) -> np.ndarray:
+    """The params row the engine would hand ``policy`` at ``pos``: for an open (cheating) search
+    player, with the table written in, as the engine writes it (analyser.kernels.reveal)."""
+    row = policy.engine_row(game, settings, players)
+    if policy.cheating:
+        from analyser.kernels.reveal import reveal_nb
+
+        reveal_nb(row, pos.priv, pos.hid)
+    return row
 
 
 def check_redeal_keeps_memory(game: GameSpec, kit, players: int, rules: dict, units: int = 2, seed: int = 12):

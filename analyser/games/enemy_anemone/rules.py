@@ -34,7 +34,9 @@ from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.loops import unit_loop
 from analyser.kernels.records import illegal_action_nb, reset_nb
+from analyser.kernels.reveal import reveal_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, UNIT_STREAM, below_nb, hand_seed_nb, shuffle_nb, stream_seed_nb
+from analyser.kernels.search_row import REVEAL
 
 
 @inline_kernel
@@ -379,6 +381,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
         a = lowest_nb(mask)
     else:
         hd["decisions"] += 1
+        if kinds[seat] == REVEAL:
+            reveal_nb(params[seat], priv, hid)
         a = decide_nb(kinds[seat], policies, seat, pb, pv, legal, params[seat], mask)
         if a < 0:
             return fail_nb(hd, seat)

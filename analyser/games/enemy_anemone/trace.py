@@ -70,7 +70,8 @@ def decode_log(log: np.ndarray, players: int) -> list[dict]:
 def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every hand's moves, the result."""
     hands = int(settings[3])
-    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams),
+    kinds = policy_kinds(fns, BUILT_IN, params)
+    log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, kinds, params, streams),
                          64 + LOG_PER_HAND * hands, RECORD_DTYPE)
     rec = out[0]
     events = decode_log(log, players)

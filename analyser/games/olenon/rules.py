@@ -30,6 +30,7 @@ from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.loops import unit_loop
 from analyser.kernels.records import illegal_action_nb, reset_nb
+from analyser.kernels.reveal import reveal_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
     POLICY_SLOT,
@@ -40,6 +41,7 @@ from analyser.kernels.rng import (
     shuffle_from_nb,
     unit_key_nb,
 )
+from analyser.kernels.search_row import REVEAL
 
 # PUT_BITS[w, m]: the actions that put 1..m cards of value w down; REPLACE_BIT[w, k]: replacing k cards by w.
 PUT_BITS = np.array([[sum(1 << (w * 4 + i) for i in range(m)) for m in range(TABLE + 1)] for w in range(N_VALUES)],
@@ -264,6 +266,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
         if reads_legal_nb(kind):
             mark_nb(legal, mask, LEGAL_SIZE // 8)
         hd["decisions"] += 1
+        if kind == REVEAL:
+            reveal_nb(params[seat], priv, hid)
         a = decide_nb(kind, policies, seat, pb, pv, legal, params[seat])
         if a < 0 or a >= ACTION.COUNT or mask & BIT[a] == NONE:
             return fail_nb(pb, hd, seat)

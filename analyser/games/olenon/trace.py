@@ -66,7 +66,7 @@ def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     rounds = min(int(settings[SETTING.ROUNDS]) * 2 - 1, MAX_ROUNDS)
     words = 256 + rounds * LOG_PER_ACTION * (int(settings[SETTING.MAX_ACTIONS]) + 8)
-    args = (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams)
+    args = (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN, params), params, streams)
     log, out = run_trace(trace_nb, args, min(words, MAX_LOG), RECORD_DTYPE)
     rec = out[0]
     if log[0] + HEAD + MAX_EVENT_VALUES > log.size:

@@ -33,7 +33,9 @@ from analyser.kernels.bits import BIT
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.records import illegal_action_nb, reset_nb
+from analyser.kernels.reveal import reveal_nb
 from analyser.kernels.rng import DEAL_SLOT, POLICY_SLOT, below_nb, hand_seed_nb, shuffle_nb
+from analyser.kernels.search_row import REVEAL
 
 
 @kernel
@@ -545,11 +547,12 @@ def apply_pickup_nb(pb, pv, hd, seat, voluntary, log):
 
 
 @inline_kernel
-def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+def turn_nb(policies, kinds, params, max_actions, pub, priv, hid, legal, words, log, skip_cycles):
     """One action by the seat to move. Returns True when the game is over.
     With ``skip_cycles``, a pickup once the draw pile is empty looks for a
     repeating cycle (see cycles.py: every cycle has a pickup)."""
     pb = pub[0]
+    hd = hid[0]
     if hd["actions"] >= max_actions:
         hd["aborted"] = True
         return True
@@ -558,6 +561,8 @@ def turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, l
     n_legal, only = fill_play_legal_nb(pb, pv, seat, legal, words)
     a = only
     if n_legal > 1:
+        if kinds[seat] == REVEAL:
+            reveal_nb(params[seat], priv, hid)
         a = checked_nb(hd, seat, legal, decide_nb(kinds[seat], policies, seat, pb, pv, legal, params[seat]), 0,
                        ACTION.SWAP)
         if a < 0:
@@ -581,7 +586,7 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
     action is played, no cycle is skipped). True when it is over. ``seed``,
     ``unit`` and ``streams`` are the shared shape's (analyser.games): a game
     of Palace is one hand, dealt by begin_unit_nb, so a step needs none of them."""
-    return turn_nb(policies, kinds, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid[0], legal,
+    return turn_nb(policies, kinds, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid, legal,
                    legal_words_nb(legal), log, False)
 
 
@@ -589,11 +594,10 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
 def play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
     """Play turns until the game is over. A simulation (no trace log) skips a
     repeating cycle on its way to the cap, see cycles.py; a trace plays every action."""
-    hd = hid[0]
     max_actions = settings[SETTING.MAX_ACTIONS]
     skip_cycles = log.size == 0
     words = legal_words_nb(legal)
-    while not turn_nb(policies, kinds, params, max_actions, pub, priv, hd, legal, words, log, skip_cycles):
+    while not turn_nb(policies, kinds, params, max_actions, pub, priv, hid, legal, words, log, skip_cycles):
         pass
 
 

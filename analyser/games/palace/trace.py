@@ -71,7 +71,8 @@ def trace_unit(seed, deal, players, settings, fns, params, streams):
     """``(events, record)`` for one deal: setup, swaps, moves and the result."""
     max_actions = int(settings[SETTING.MAX_ACTIONS])
     # every card picked up was played first, so 64 entries an action are plenty
-    log, out = run_trace(trace_nb, (seed, deal, players, settings, fns, policy_kinds(fns, BUILT_IN), params, streams),
+    kinds = policy_kinds(fns, BUILT_IN, params)
+    log, out = run_trace(trace_nb, (seed, deal, players, settings, fns, kinds, params, streams),
                          MAX_PLAYERS * 1024 + 64 * max_actions, RECORD_DTYPE)
     rec = out[0]
     events = [{"type": "setup", **setup_event(seed, deal, players, settings)}]

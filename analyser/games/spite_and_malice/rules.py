@@ -39,6 +39,7 @@ from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.loops import unit_loop
 from analyser.kernels.records import reset_nb
+from analyser.kernels.reveal import reveal_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
     POLICY_SLOT,
@@ -48,6 +49,7 @@ from analyser.kernels.rng import (
     shuffle_from_nb,
     unit_key_nb,
 )
+from analyser.kernels.search_row import REVEAL
 
 GOES_ON, WON, DRAWN, STOPPED = 0, 1, 2, 3     # what a move leaves the round in (STOPPED: capped)
 
@@ -432,6 +434,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
     if reads_legal_nb(kind):
         legal_nb(pb, pv["hand"], seat, legal)
     hd["decisions"] += 1
+    if kind == REVEAL:
+        reveal_nb(params[seat], priv, hid)
     a = decide_nb(kind, policies, seat, pb, pv, legal, params[seat])
     if a < 0 or a >= ACTION.COUNT or not legal_action_nb(pb, pv["hand"], seat, a):
         return fail_nb(pb, hd, seat)

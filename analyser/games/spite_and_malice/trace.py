@@ -86,7 +86,7 @@ def trace_unit(seed, unit, players, settings, fns, params, streams):
     """``(events, record)`` for one match: setup, every round's moves, the result."""
     words = FIRST_LOG
     while True:
-        log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN), params,
+        log, out = run_trace(trace_nb, (seed, unit, players, settings, fns, policy_kinds(fns, BUILT_IN, params), params,
                                        streams), words, RECORD_DTYPE)
         if log[0] + HEAD + MAX_EVENT_VALUES <= log.size:
             break

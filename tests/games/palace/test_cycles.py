@@ -57,7 +57,7 @@ def test_stepping_plays_every_action_of_a_cycling_game():
                                          rules=rules))
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)         # no trace log, as in a simulation
-    kinds = policy_kinds(runner.fns, BUILT_IN)
+    kinds = policy_kinds(runner.fns, BUILT_IN, runner.params)
     stepwise.begin_unit(1, deal, 4, runner.settings, runner.streams, runner.fns, kinds, runner.params,
                         pub, priv, hid, legal, log)
     swaps = hid[0]["actions"]

@@ -52,7 +52,7 @@ def test_pickup_counts_its_voluntary_pickups_in_its_memory_per_game():
     # voluntary pickups of that game (every pickup it chooses is voluntary), the others' memory is untouched
     policies = ["saver", "lowest", "pickup", "saver"]
     runner = ChunkRunner(RunConfig.build("palace", players=4, policies=policies, deals=1, seed=1))
-    kinds = policy_kinds(runner.fns, BUILT_IN)
+    kinds = policy_kinds(runner.fns, BUILT_IN, runner.params)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     counts = []
@@ -80,7 +80,7 @@ def test_pickup_without_a_limit_counts_nothing():
     assert r.records["aborted"].mean() > 0.1
     runner = ChunkRunner(RunConfig.build("palace", players=4, policies=[spec], deals=1, seed=1, first_deal=deal,
                                          rules=rules))
-    kinds = policy_kinds(runner.fns, BUILT_IN)
+    kinds = policy_kinds(runner.fns, BUILT_IN, runner.params)
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     stepwise.begin_unit(1, deal, 4, runner.settings, runner.streams, runner.fns, kinds, runner.params,

@@ -724,7 +724,7 @@ def test_max_actions_cap_aborts_dealt_game():
     params = np.zeros((MAX_PLAYERS, 1))
     settings = np.array([0, 0, 10], np.int64)
     pols = (lowest_policy,) * MAX_PLAYERS
-    kinds = policy_kinds(pols, BUILT_IN)
+    kinds = policy_kinds(pols, BUILT_IN, params)
     stepwise.begin_unit(3, 0, 4, settings, STREAMS, pols, kinds, params, pub, priv, hid, lg, log)
     steps = 0
     while not stepwise.step(3, 0, settings, STREAMS, pols, kinds, params, pub, priv, hid, lg, log):
