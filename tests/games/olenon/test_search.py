@@ -12,6 +12,7 @@ from scipy.stats import chi2_contingency
 
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
+from analyser.games.olenon import GAME
 from analyser.games.olenon.constants import LEGAL_SIZE, N_VALUES, PLAYERS
 from analyser.games.olenon.dispatch import RANDOM
 from analyser.games.olenon.kit import OlenonKit, OlenonPosition, legal_actions
@@ -20,7 +21,8 @@ from analyser.games.olenon.search import MAX_CHOICES, actions_nb, sample_worlds_
 from analyser.games.olenon.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PRIVATE_T, PUBLIC_DTYPE, PUBLIC_T
 from analyser.games.worlds import Knowledge, WorldSampler, follow
 from analyser.kernels.bits import mark_nb
-from tests.games.olenon.positions import SCRIPTED, STREAMS, step
+from analyser.testing.checks import fresh
+from tests.games.olenon.positions import SCRIPTED, STREAMS, Table, action, step
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
 
@@ -237,3 +239,49 @@ def test_the_real_hidden_cards_do_not_change_the_worlds(histories):
             assert not same(other, position)
             again = kernel_worlds(other, 50, seed=3)
             assert all(same(a, b) for a, b in zip(worlds, again, strict=True)), when
+
+
+def ask(policy, t, seed=None):
+    """The policy's action at a Table's position, called as the engine calls it (the legal actions
+    marked, the seat's own records, its params row); ``seed``: the seat's stream, else the Table's."""
+    legal = np.zeros(LEGAL_SIZE, np.bool_)
+    legal[t.legal_actions()] = True
+    pv = t.priv[t.seat].copy()
+    if seed is not None:
+        pv["rng"][0] = seed
+    args = fresh((t.pb, pv, legal))
+    return int(policy.spec.function(*args, policy.engine_row(GAME, t.settings, PLAYERS)))
+
+
+def searches(rollout):
+    """Both search players, small budgets, the default horizon (the round)."""
+    return (GAME.policy_map["pimc"].bind(worlds=4, rollout=rollout),
+            GAME.policy_map["ismcts"].bind(iterations=50, rollout=rollout))
+
+
+# Seat 0 can put its whole hand down and go out, which wins the round for team 0 (seats 0, 2). Every
+# card not named is discarded, so the unseen cards (the other hands and the set-aside) are the few
+# named here, and whatever the worlds deal seat 1 (the next seat, team 1, one card) beats or adds to
+# a single card of the table's value. So the other action does not win for certain: with shed in
+# every seat it loses at once, seat 1 going out on its next turn.
+GOING_OUT = {
+    # leading: "6 6" goes out; "6" leaves seat 1 (a 0 or a 6) to replace or add, and go out
+    "lead": (dict(hands=["6 6", "0", "0 0", "6"], set_aside=[0, 0, 0, 6]), "6 6"),
+    # on seat 3's "4 4": replacing with "5 5" goes out; a pass leaves one 4 to seat 1 (a 4, 5 or 6)
+    "replace": (dict(hands=["5 5", "6", "4 5", "6"], leader=3, seat=0, table="4 4", set_aside=[4, 5, 6, 6]),
+                "5 5"),
+}
+
+
+@pytest.mark.parametrize("where", GOING_OUT)
+def test_an_action_that_wins_at_once_is_chosen(where):
+    position, winning = GOING_OUT[where]
+    t = Table(**position)
+    assert len(t.legal_actions()) == 2
+    random = GAME.policy_map["random"].bind()
+    seeds = (1, 2, 3)                  # the seat's stream: random, the rollouts' own choice, misses on one of them
+    assert any(ask(random, t, seed) != action(winning) for seed in seeds)
+    for seed in seeds:
+        for rollout in ("random", "shed", "tempo", "partner"):
+            for policy in searches(rollout):
+                assert ask(policy, t, seed) == action(winning), (policy.spec.name, rollout, seed)

@@ -183,6 +183,15 @@ def pimc(**values):
     return GAME.policy_map["pimc"].bind(**values)
 
 
+def ismcts(**values):
+    return GAME.policy_map["ismcts"].bind(**values)
+
+
+def searches(rollout):
+    """Both search players, small budgets, with the rollout heuristic ``rollout``."""
+    return pimc(worlds=4, rollout=rollout), ismcts(iterations=50, rollout=rollout)
+
+
 def ask(policy, t):
     """The policy's action at a Table's position, and the seat's stream after it."""
     t.legal[:] = False
@@ -199,7 +208,20 @@ def test_an_action_that_wins_at_once_is_chosen():
     # playing the 9 goes out, and with two players the other seat is the loser; picking up does not.
     t = Table(hands=["9H", "3C 5D KH"], face_down=["", "6C 7C 8C"], pile="4S", seat=0)
     for rollout in ("random", "saver", "lowest"):
-        assert ask(pimc(worlds=4, rollout=rollout), t)[0] == PLAY("9", 1)
+        for policy in searches(rollout):
+            assert ask(policy, t)[0] == PLAY("9", 1), (policy.spec.name, rollout)
+
+
+def test_an_action_that_wins_at_once_is_chosen_over_the_heuristics_choice():
+    # seat 0  hand: KH (its last card)    pile: 4S    seat 1 hand: one card, nothing else
+    # playing the K goes out and wins; picking up loses for certain: seat 1 then leads its last card
+    # onto the empty pile and goes out. pickup (and random, on some streams) picks up here, so a
+    # search that kept its heuristic's choice, or played a random action, would fail.
+    t = Table(hands=["KH", "3C"], pile="4S", seat=0)
+    assert ask(GAME.policy_map["pickup"].bind(), t)[0] == PICKUP
+    for rollout in ("pickup", "random", "saver"):
+        for policy in searches(rollout):
+            assert ask(policy, t)[0] == PLAY("K", 1), (policy.spec.name, rollout)
 
 
 def test_a_forced_move_costs_no_search():
