@@ -12,6 +12,7 @@ from scipy.stats import chi2_contingency
 
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
+from analyser.games.spite_and_malice import GAME
 from analyser.games.spite_and_malice.constants import LEGAL_SIZE, N_VALUES, PLAYERS
 from analyser.games.spite_and_malice.dispatch import RANDOM
 from analyser.games.spite_and_malice.kit import SpiteKit, SpitePosition, legal_actions
@@ -19,7 +20,8 @@ from analyser.games.spite_and_malice.rules import legal_nb
 from analyser.games.spite_and_malice.search import MAX_CHOICES, actions_nb, sample_worlds_nb
 from analyser.games.spite_and_malice.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PRIVATE_T, PUBLIC_DTYPE, PUBLIC_T
 from analyser.games.worlds import WorldSampler, follow
-from tests.games.spite_and_malice.positions import SCRIPTED, STREAMS, step
+from analyser.testing.checks import fresh
+from tests.games.spite_and_malice.positions import SCRIPTED, STREAMS, Table, action, step
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
 
@@ -216,3 +218,45 @@ def test_the_real_hidden_cards_do_not_change_the_worlds(histories):
             assert not same(other, position)
             again = kernel_worlds(other, 50, seed=3)
             assert all(same(a, b) for a, b in zip(worlds, again, strict=True)), when
+
+
+def ask(policy, t, seed=None):
+    """The policy's action at a Table's position, called as the engine calls it (the legal actions
+    marked, the seat's own records, its params row); ``seed``: the seat's stream, else the Table's."""
+    legal = np.zeros(LEGAL_SIZE, np.bool_)
+    legal[t.legal_actions()] = True
+    pv = t.priv[t.seat].copy()
+    if seed is not None:
+        pv["rng"][0] = seed
+    args = fresh((t.pb, pv, legal))
+    return int(policy.spec.function(*args, policy.engine_row(GAME, t.settings, PLAYERS)))
+
+
+def searches(rollout):
+    """Both search players, small budgets, their defaults otherwise (the round's score margin). Not
+    smaller: at 4 worlds PIMC's default margin (3 standard errors) keeps its heuristic's choice unless
+    that lost in every world, and a random heuristic's choice here wins some random play-outs (36 of
+    40 streams found the win); ISMCTS's results, the score's margin scaled by 1/69, are small against
+    its exploration constant (c=0.7, for win shares), so at 50 iterations it spreads its visits
+    almost evenly over the 18 actions (9 of 20 streams, with random play-outs; with value=win, 20)."""
+    return (GAME.policy_map["pimc"].bind(worlds=8, rollout=rollout),
+            GAME.policy_map["ismcts"].bind(iterations=400, rollout=rollout))
+
+
+def test_an_action_that_wins_at_once_is_chosen():
+    # seat 0's payoff pile is its last card, a 5, which fits build pile 0 (showing 4) and no other:
+    # playing it wins the round. Every other action loses it for certain with builder in both seats:
+    # the hand's 5 onto pile 0 takes the pile away (no pile shows 4 again, nothing else builds, so a
+    # discard follows), and a discard ends the turn, when seat 1 plays its own last payoff card, an Ace,
+    # onto the empty pile 1 (seat 0 holds no Ace or King to fill it first).
+    t = Table(payoffs=["5", "A"], hands=["5 5 9 J Q", "2 7 10 10 Q"], builds=["A 2 3 4", "", "A 2 3 4 5 6"])
+    winning = action("P>b0")
+    legal = t.legal_actions()
+    assert winning in legal and len(legal) == 2 + 4 * 4         # the two builds, four values onto four piles
+    random = GAME.policy_map["random"].bind()
+    seeds = (1, 2, 3)                  # the seat's stream: random, the rollouts' own choice, misses on one of them
+    assert any(ask(random, t, seed) != winning for seed in seeds)
+    for seed in seeds:
+        for rollout in ("random", "builder", "patient", "blocker"):
+            for policy in searches(rollout):
+                assert ask(policy, t, seed) == winning, (policy.spec.name, rollout, seed)
