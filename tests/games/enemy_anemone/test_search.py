@@ -12,6 +12,7 @@ from scipy.stats import chi2_contingency
 
 from analyser.analyses.rollout import position_at
 from analyser.engine.config import RunConfig
+from analyser.games.enemy_anemone import GAME
 from analyser.games.enemy_anemone.constants import MAX_PLAYERS, N_SUITS, SETTING, SUIT_MASK
 from analyser.games.enemy_anemone.dispatch import RANDOM
 from analyser.games.enemy_anemone.kit import AnemoneKit, AnemonePosition, mask
@@ -20,7 +21,8 @@ from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PRIV
 from analyser.games.kit import shuffle_hidden
 from analyser.games.worlds import WorldSampler, follow
 from analyser.kernels.bits import mark_nb
-from tests.games.enemy_anemone.positions import SCRIPTED, STREAMS, step
+from analyser.testing.checks import fresh
+from tests.games.enemy_anemone.positions import SCRIPTED, STREAMS, Table, action, ids, step
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
 
@@ -361,3 +363,42 @@ def test_the_real_hidden_cards_do_not_change_the_worlds(histories):
                 assert all(same(a, b) for a, b in zip(worlds, again, strict=True)), (n, when)
                 compared += 1
     assert compared >= 6
+
+
+def ask(policy, t, seed=None):
+    """The policy's action at a Table's position, called as the engine calls it (the legal cards
+    marked, the seat's own records, its params row); ``seed``: the seat's stream, else the Table's."""
+    legal = np.zeros(64, np.bool_)
+    legal[ids(" ".join(t.legal_cards()))] = True
+    pv = t.priv[t.seat].copy()
+    if seed is not None:
+        pv["rng"][0] = seed
+    args = fresh((t.pb, pv, legal))
+    return int(policy.spec.function(*args, policy.engine_row(GAME, t.settings, t.players)))
+
+
+def searches(rollout):
+    """Both search players, small budgets, the default horizon (the hand) and value (its win)."""
+    return (GAME.policy_map["pimc"].bind(worlds=4, rollout=rollout),
+            GAME.policy_map["ismcts"].bind(iterations=50, rollout=rollout))
+
+
+def test_an_action_that_wins_at_once_is_chosen():
+    # 3 players, the last trick of the match's last hand; seats 0 and 2 have 16 points each (12 cards,
+    # four of them 3s, 5s or 8s), seat 1 has 4, and no one has discarded. Seat 0 led A9 and seat 1
+    # followed B6 (both forced: one card, no tokens); seat 2 holds C4 and tokens +2 +2 +1. Only all
+    # three make C4 worth 9, which ties A9 and, played later, wins the trick's 3 points: 19 to 16, the
+    # hand and the match. Any fewer tokens (six choices in all) leave the trick and the hand to seat 0,
+    # 19 to 16, whatever the worlds deal (nothing is left to deal).
+    won = ["A1 A2 A3 A4 A5 A6 A7 A8 A10 B1 B2 B3", "B4 B5 B7", "B8 B9 B10 C1 C2 C3 C5 C6 C7 C8 C9 C10"]
+    t = Table(["A9", "B6", "C4"], leader=0, twos=[0, 0, 2], ones=[0, 0, 1], trick=9, won=won)
+    t.play()
+    t.play()
+    assert t.seat == 2 and [int(p) for p in t.pb["won_points"][:3]] == [16, 4, 16]
+    winning = action("C4", ones=1, twos=2)
+    greedy = GAME.policy_map["greedy"].bind()
+    assert ask(greedy, t) == action("C4")                  # a heuristic that never spends misses it
+    for seed in (1, 2, 3):
+        for rollout in ("random", "greedy", "timing", "lowball"):
+            for policy in searches(rollout):
+                assert ask(policy, t, seed) == winning, (policy.spec.name, rollout, seed)
