@@ -103,6 +103,6 @@ def search_policies(package: str, heuristics: tuple[PolicySpec, ...], rollout: s
                    "world each iteration, one tree over every seat's actions, the most visited action played",
                    (ParamSpec("iterations", 1000, "iterations at each decision, each one world played out",
                               low=1, high=MAX_WORLDS * 10, integer=True), *shared,
-                    ParamSpec("c", 0.7, "the exploration constant of UCB1 (results are win shares in 0..1)",
+                    ParamSpec("c", 0.7, "UCB1's exploration constant (results read on the range seen so far)",
                               low=0, high=100)), context=context, search=True, cheats="open"),
     )

@@ -178,8 +178,11 @@ def _ismcts_body(policies, pb, pv, legal, row):
     iteration draws a fresh world (the game's world_nb), descends the tree by UCB1 among the
     children whose action is legal in that world (each counted as available, the availability
     counts standing for the parent's visits), adds one node, plays the rest with the rollout policy
-    and credits every node on the path with the result of the seat that moved into it. The most
-    visited action at the root is played."""
+    and credits every node on the path with the result of the seat that moved into it. UCB1 reads a
+    node's mean result on the range of the results credited so far (0 the lowest, 1 the highest, as
+    MuZero normalises its values), so ``c`` means the same for win shares (results 0 or 1: the range
+    is 0..1 once both were seen, and until then every node's mean is the same) as for score margins,
+    whose spread is a few hundredths. The most visited action at the root is played."""
     actions = np.empty(MAX_CHOICES, np.int64)
     n = actions_nb(pb, pv, legal, actions)
     kind = np.int64(row[KIND])
@@ -214,6 +217,7 @@ def _ismcts_body(policies, pb, pv, legal, row):
     pub_b, hid_b = pub.view(np.uint8), hid.view(np.uint8)
     start_pub_b, start_hid_b = start_pub.view(np.uint8), start_hid.view(np.uint8)
     values = np.zeros(PLAYERS)
+    lo, hi = np.inf, -np.inf                          # the results credited so far: UCB1 reads them as 0..1
     rng = pv["rng"]
     memory = pv["memory"]
     memory[SEARCHED] += 1.0
@@ -251,7 +255,10 @@ def _ismcts_body(policies, pb, pv, legal, row):
                         untried += 1
                     else:
                         avail[child] += 1.0
-                        score = reward[child] / visits[child] + c * np.sqrt(np.log(avail[child]) / visits[child])
+                        q = reward[child] / visits[child]
+                        if hi > lo:
+                            q = (q - lo) / (hi - lo)
+                        score = q + c * np.sqrt(np.log(avail[child]) / visits[child])
                         if score > best_score:
                             best, best_score = child, score
                 if untried > 0 and nodes < size:      # expand one of them, chosen at random
@@ -293,6 +300,8 @@ def _ismcts_body(policies, pb, pv, legal, row):
             node = path[d]
             visits[node] += 1.0
             reward[node] += values[node_player[node]]
+            lo = min(lo, values[node_player[node]])
+            hi = max(hi, values[node_player[node]])
     memory[STEPS] += steps
     default = actions[default_index_nb(kind, policies, pb, pv, legal, row, priv, actions, n)]
     best = -1
