@@ -46,6 +46,8 @@ class ChunkRunner:
         of ``buffer`` zeroed and filled (a run that keeps no records reuses one buffer:
         fresh pages for every chunk cost their page faults inside the parallel loop,
         about 5% of a two-thread run)."""
+        import numba
+
         cfg = self.config
         if buffer is None:
             out = np.zeros(count, cfg.game.record_dtype)
@@ -54,8 +56,9 @@ class ChunkRunner:
             out.view(np.uint8).fill(0)
         with quiet_first_class():
             try:
-                cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params, self.streams,
-                                  out)
+                with numba.parallel_chunksize(1):    # blocks handed out one at a time, not halves up front:
+                    cfg.game.simulate(cfg.seed, start, cfg.players, self.settings, self.fns, self.params,
+                                      self.streams, out)   # a thread the VM slows does not hold the other up
             except SystemError as err:
                 if err.__cause__ is None:
                     raise

@@ -11,8 +11,7 @@ those recompile per combination and defeat the cache.
 
 - :func:`unit_loop`: ``play_unit_nb``, a unit from its setup to its end, step by step (rules.py
   of the games whose unit is stepped to its end; Palace plays its own, which skips cycles);
-- :func:`simulate_loop`: ``simulate_nb`` (a thread pool, :class:`Simulate`) and its compiled
-  ``_block_nb`` (engine.py of every game);
+- :func:`simulate_loop`: ``simulate_nb`` and its ``_block_nb`` (engine.py of every game);
 - :func:`playout_loop`: ``playout_nb`` and ``forced_policy`` (playouts.py of every game);
 - :func:`worlds_loop`: ``play_worlds_nb`` of a game played in parts (hands, rounds), which
   reads what the world's current part scored (playouts.py of every game but Palace, whose
@@ -21,19 +20,18 @@ those recompile per combination and defeat the cache.
 from __future__ import annotations
 
 import types as pytypes
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 
 from analyser.kernels import cache
 from analyser.kernels.jit import kernel
 
 # The names a template reads from its game, given by bind() (here, so that a reader and the
 # linter know they are meant; a template run unbound fails on calling None).
-play_unit_nb = begin_unit_nb = step_nb = record_nb = new_state_nb = None
+play_unit_nb = begin_unit_nb = step_nb = record_nb = new_state_nb = _block_nb = None
 part_nb = reseed_nb = current_nb = None
-LEGAL_SIZE = 0
+BLOCK = LEGAL_SIZE = 0
 
 
 def bind(template, owner: str, **names):
@@ -71,68 +69,24 @@ def _block(seed, first, lo, hi, players, settings, policies, kinds, params, stre
         record_nb(out[i], first + i, pub, hid)
 
 
-class Simulate:
-    """A game's ``simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out)``:
-    units first .. first + len(out) - 1 into ``out``, in blocks of at least ``block`` units handed
-    to numba's thread count (numba.get_num_threads) of Python threads, one block at a time, each
-    block a call of the compiled ``block_nb``, which releases the GIL. Not a numba parallel loop:
-    that compiled a parallel wrapper of the whole game (3 to 8 seconds of every game's first run)
-    for what a thread pool does as well. Every unit is fixed by its seed and index, so any thread
-    count or block size gives the same records; a thread the VM slows holds no other up."""
-
-    BLOCKS_PER_THREAD = 8     # blocks per thread in a large run: small enough to balance, large enough
-                              # that a call's dispatch (tens of microseconds) is nothing against a block
-
-    __name__ = "simulate_nb"
-
-    def __init__(self, block_nb, block: int):
-        self.block_nb, self.least = block_nb, block
-
-    def block(self, *args):
-        """One block; an exception raised in compiled code (a user's policy that raises) comes out as
-        numba's parallel loop handed it on, a SystemError whose cause it is (ChunkRunner names the policy)."""
-        try:
-            self.block_nb(*args)
-        except Exception as err:
-            if type(err).__module__.startswith("numba"):      # typing: a policy of the wrong signature
-                raise
-            raise SystemError("raised in a compiled block") from err
-
-    def __call__(self, seed, first, players, settings, policies, kinds, params, streams, out):
-        import numba
-
-        n = out.size
-        threads = numba.get_num_threads()
-        size = max(self.least, -(-n // (threads * self.BLOCKS_PER_THREAD)))
-        spans = [(lo, min(n, lo + size)) for lo in range(0, n, size)]
-        args = (players, settings, policies, kinds, params, streams, out)
-        if threads == 1 or len(spans) <= 1:
-            for lo, hi in spans:
-                self.block(seed, first, lo, hi, *args)
-            return
-        with ThreadPoolExecutor(min(threads, len(spans))) as pool:
-            futures = [pool.submit(self.block, seed, first, lo, hi, *args) for lo, hi in spans]
-            try:
-                for f in futures:
-                    f.result()
-            except BaseException:                 # Ctrl-C or a policy's error: no new block starts
-                for f in futures:
-                    f.cancel()
-                raise
-
-
-def block_signature(signature):
-    """``_block_nb``'s signature from a game's simulate signature: ``lo`` and ``hi`` after ``first``."""
-    args = signature.args
-    return types.void(*args[:2], types.int64, types.int64, *args[2:])
+def _simulate(seed, first, players, settings, policies, kinds, params, streams, out):
+    """Play units first .. first + len(out) - 1 into ``out``, BLOCK units per parallel work item."""
+    n = out.size
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for b in prange(n_blocks):
+        lo = b * BLOCK
+        hi = min(n, lo + BLOCK)
+        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
 
 
 def simulate_loop(owner: str, signature, *, play_unit_nb, record_nb, new_state_nb, block: int):
-    """``(_block_nb, simulate_nb)`` of a game: _block_nb compiled now with the block signature of
-    ``signature`` (it loads from the disk cache on import), simulate_nb the thread pool over it."""
-    block_nb = njit(block_signature(signature), nogil=True, cache=True)(
-        bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb, new_state_nb=new_state_nb))
-    return block_nb, Simulate(block_nb, block)
+    """``(_block_nb, simulate_nb)`` of a game: simulate_nb compiled now with ``signature`` (it loads
+    from the disk cache on import), over parallel blocks of ``block`` units."""
+    block_nb = njit(cache=True)(bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb,
+                                     new_state_nb=new_state_nb))
+    simulate_nb = njit(signature, parallel=True, nogil=True, cache=True)(
+        bind(_simulate, owner, _block_nb=block_nb, BLOCK=block))
+    return block_nb, simulate_nb
 
 
 def _playout(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
