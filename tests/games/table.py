@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from analyser.testing.checks import fresh
+
 
 def answer_params(pub, pv, legal, params):
     """Answers the action in params[0] (a Table's play puts it there)."""
@@ -31,6 +33,15 @@ class StateTable:
     @property
     def seat(self) -> int:
         return int(self.pb["seat"])
+
+    def ask(self, policy, game, legal, players, seed=None) -> int:
+        """``policy``'s action here, called as the engine calls it: ``legal`` the marked legal actions,
+        the seat's own records (``seed``: its stream, else the table's), its params row."""
+        pv = self.priv[self.seat].copy()
+        if seed is not None:
+            pv["rng"][0] = seed
+        args = fresh((self.pb, pv, legal))
+        return int(policy.spec.function(*args, policy.engine_row(game, self.settings, players)))
 
     def plays(self, *moves) -> bool:
         """One ``play`` a move (None: a forced move); True when the unit is over."""

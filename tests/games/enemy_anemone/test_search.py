@@ -21,7 +21,6 @@ from analyser.games.enemy_anemone.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PRIV
 from analyser.games.kit import shuffle_hidden
 from analyser.games.worlds import WorldSampler, follow
 from analyser.kernels.bits import mark_nb
-from analyser.testing.checks import fresh
 from tests.games.enemy_anemone.positions import SCRIPTED, STREAMS, Table, action, ids, step
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
@@ -366,15 +365,10 @@ def test_the_real_hidden_cards_do_not_change_the_worlds(histories):
 
 
 def ask(policy, t, seed=None):
-    """The policy's action at a Table's position, called as the engine calls it (the legal cards
-    marked, the seat's own records, its params row); ``seed``: the seat's stream, else the Table's."""
+    """The policy's action at a Table's position (StateTable.ask), its legal cards marked."""
     legal = np.zeros(64, np.bool_)
     legal[ids(" ".join(t.legal_cards()))] = True
-    pv = t.priv[t.seat].copy()
-    if seed is not None:
-        pv["rng"][0] = seed
-    args = fresh((t.pb, pv, legal))
-    return int(policy.spec.function(*args, policy.engine_row(GAME, t.settings, t.players)))
+    return t.ask(policy, GAME, legal, t.players, seed)
 
 
 def searches(rollout):

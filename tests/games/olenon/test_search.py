@@ -21,7 +21,6 @@ from analyser.games.olenon.search import MAX_CHOICES, actions_nb, sample_worlds_
 from analyser.games.olenon.state import HIDDEN_DTYPE, PRIVATE_DTYPE, PRIVATE_T, PUBLIC_DTYPE, PUBLIC_T
 from analyser.games.worlds import Knowledge, WorldSampler, follow
 from analyser.kernels.bits import mark_nb
-from analyser.testing.checks import fresh
 from tests.games.olenon.positions import SCRIPTED, STREAMS, Table, action, step
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
@@ -242,15 +241,10 @@ def test_the_real_hidden_cards_do_not_change_the_worlds(histories):
 
 
 def ask(policy, t, seed=None):
-    """The policy's action at a Table's position, called as the engine calls it (the legal actions
-    marked, the seat's own records, its params row); ``seed``: the seat's stream, else the Table's."""
+    """The policy's action at a Table's position (StateTable.ask), its legal actions marked."""
     legal = np.zeros(LEGAL_SIZE, np.bool_)
     legal[t.legal_actions()] = True
-    pv = t.priv[t.seat].copy()
-    if seed is not None:
-        pv["rng"][0] = seed
-    args = fresh((t.pb, pv, legal))
-    return int(policy.spec.function(*args, policy.engine_row(GAME, t.settings, PLAYERS)))
+    return t.ask(policy, GAME, legal, PLAYERS, seed)
 
 
 def searches(rollout):
