@@ -130,6 +130,7 @@ def _play_worlds(policies, forced, kinds, forced_kinds, params, forced_params, s
     starts from the same records and the world's own streams (the game's reseed_nb), so the
     actions are compared on the same future (common random numbers)."""
     for w in prange(pubs.shape[0]):
+        own = params.copy()               # this world's rows: an open search seat's table is written into its row
         for a in range(actions.size):
             pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
             legal = np.zeros(LEGAL_SIZE, np.bool_)
@@ -139,7 +140,6 @@ def _play_worlds(policies, forced, kinds, forced_kinds, params, forced_params, s
             reseed_nb(seed, world, part, streams, priv, hid)
             params_a = forced_params.copy()
             params_a[pub[0]["seat"], 0] = actions[a]
-            own = params.copy()           # the world's own rows: an open search seat's table is written into its row
             over = step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log)
             while not over and part_nb(pub) == part:
                 over = step_nb(seed, world, settings, streams, policies, kinds, own, pub, priv, hid, legal, log)

@@ -327,6 +327,7 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
     rng = np.random.default_rng(seed)
     asked = [as_seat_policy(p, game.policy_map) for p in policies]
     runner = entry(game, players, lineup or mix(game, players), rules)
+    rows = [p.engine_row(game, runner.settings, players) for p in asked]
     checked = changed = 0
     for unit in range(units):
         for pos in kit.play(seed, unit, players, runner.settings, runner.fns, runner.params, runner.streams):
@@ -353,9 +354,9 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
             mine = pos.memory(seat)
             if mine is not None:
                 assert np.array_equal(mine, other.memory(seat)), "a re-deal lost the policy's memory"
-            for p in asked:
-                a = p.spec.function(*fresh(args), seat_row(p, game, runner.settings, players, pos))
-                b = p.spec.function(*fresh(again[1]), seat_row(p, game, runner.settings, players, other))
+            for p, row in zip(asked, rows, strict=True):
+                a = p.spec.function(*fresh(args), shown(p, row, pos))
+                b = p.spec.function(*fresh(again[1]), shown(p, row, other))
                 assert a == b, (f"{p.label()} chose {a}, then {b} when what seat {seat} cannot see was re-dealt "
                                 f"(unit {unit})")
             checked += 1
@@ -364,14 +365,16 @@ def check_hidden_information(game: GameSpec, kit, policies, players: int, rules:
     return checked, changed
 
 
-def seat_row(policy, game: GameSpec, settings, players: int, pos) -> np.ndarray:
-    """The params row the engine would hand ``policy`` at ``pos``: for an open (cheating) search
-    player, with the table written in, as the engine writes it (analyser.kernels.reveal)."""
-    row = policy.engine_row(game, settings, players)
-    if policy.cheating:
-        from analyser.kernels.reveal import reveal_nb
+def shown(policy, row: np.ndarray, pos) -> np.ndarray:
+    """The params row the engine would hand ``policy`` at ``pos`` (``row``: its engine_row): for an
+    open (cheating) search player a copy with the table written in, as the engine writes it
+    (analyser.kernels.reveal); for any other, ``row`` itself."""
+    if not policy.cheating:
+        return row
+    from analyser.kernels.reveal import reveal_nb
 
-        reveal_nb(row, pos.priv, pos.hid)
+    row = row.copy()
+    reveal_nb(row, pos.priv, pos.hid)
     return row
 
 

@@ -34,6 +34,7 @@ def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params,
     """out[w, a]: the outcome of world w (pubs[w], privs[w], hids[w]) after ``actions[a]``
     (``current`` is left alone: a game is not made of hands)."""
     for w in prange(pubs.shape[0]):
+        own = params.copy()               # this world's rows: an open search seat's table is written into its row
         for a in range(actions.size):
             pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
             legal = np.zeros(ACTION.COUNT, np.bool_)
@@ -42,7 +43,6 @@ def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params,
             reseed_world_nb(seed, world, 0, streams, hid[0]["rng"], priv)
             params_a = forced_params.copy()
             params_a[pub[0]["seat"], 0] = actions[a]
-            own = params.copy()           # the world's own rows: an open search seat's table is written into its row
             if not step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log):
                 play_out_nb(policies, kinds, own, settings, pub, priv, hid, legal, log)
             record_nb(out[w, a], world, pub, hid)
