@@ -4,7 +4,7 @@ image before its workers start).
 Every game compiles on first use, and ``trace``, ``replay``, ``rollout`` and the search players
 compile more (benchmarks/RESULTS.md has the figures). Warming a game plays what each of those runs
 once, small: a unit simulated and traced (the engine, the trace), a unit kept position by position
-(replay's and the test kit's playout), the rollouts' world kernel (loaded with its module), and,
+(replay's and the test kit's playout), the rollouts' world kernel (compiled on its first call, so warmed by name), and,
 unless ``search=False``, the game's search players (their module compiles them). Everything lands
 in the compile cache (``analyser.CACHE_DIR``), so the next run of any of them loads instead.
 """
@@ -59,7 +59,7 @@ def _warm(name: str, search: bool, progress) -> Warmed:
         for _ in kit.play(0, 0, spec.default_players, runner.settings, runner.fns, runner.params,
                           runner.streams):
             pass
-        importlib.import_module(f"{spec.package}.playouts")
+        importlib.import_module(f"{spec.package}.playouts").play_worlds_nb.compiled()
         parts += ["replay", "rollout"]
     if search and "pimc" in spec.policy_map:
         for player in ("pimc", "ismcts"):

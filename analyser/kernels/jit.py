@@ -12,10 +12,16 @@ take many arguments): numba passes an array as seven scalars, so a call can cost
 more than the callee's work. Inlining every kernel instead was slower and took
 six times as long to compile, so this is used only where a benchmark showed a gain.
 
+``FirstCall(make, like)``: an entry point compiled (or loaded from the cache) when first called
+rather than when its module is imported, for a kernel only some commands run (replay imports a
+game's playouts; only rollout plays worlds).
+
 ``jit(**options)``: ``njit(cache=True, **options)`` for a game outside the
 package (a game checked with analyser.testing): its functions are cached under
 the analyser's cache, keyed by these kernels, so an upgrade never runs stale code.
 """
+import functools
+
 from numba import njit
 
 from analyser.kernels import cache
@@ -36,3 +42,20 @@ def jit(**options):
 
 kernel = jit(_nrt=False)
 inline_kernel = jit(_nrt=False, inline="always")
+
+
+class FirstCall:
+    """What ``make()`` returns (a compiled entry point), made on the first call or ``compiled()``."""
+
+    def __init__(self, make, like):
+        self._make, self._compiled = make, None
+        functools.update_wrapper(self, like)
+
+    def compiled(self):
+        if self._compiled is None:
+            self._compiled = self._make()
+        return self._compiled
+
+    def __call__(self, *args):
+        return self.compiled()(*args)
+

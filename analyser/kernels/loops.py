@@ -15,21 +15,22 @@ those recompile per combination and defeat the cache.
 - :func:`playout_loop`: ``playout_nb`` and ``forced_policy`` (playouts.py of every game);
 - :func:`worlds_loop`: ``play_worlds_nb`` of a game played in parts (hands, rounds), which
   reads what the world's current part scored (playouts.py of every game but Palace, whose
-  game is one part and is played out by its own cycle-skipping loop).
+  game is one part and is played out by its own cycle-skipping loop);
+- :func:`parallel_worlds`: the parallel loop over worlds, around a game's one-world body.
 """
 from __future__ import annotations
 
 import types as pytypes
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
 from analyser.kernels import cache
-from analyser.kernels.jit import kernel
+from analyser.kernels.jit import FirstCall, kernel
 
 # The names a template reads from its game, given by bind() (here, so that a reader and the
 # linter know they are meant; a template run unbound fails on calling None).
-play_unit_nb = begin_unit_nb = step_nb = record_nb = new_state_nb = _block_nb = None
+play_unit_nb = begin_unit_nb = step_nb = record_nb = new_state_nb = None
 part_nb = reseed_nb = current_nb = None
 BLOCK = LEGAL_SIZE = 0
 
@@ -69,23 +70,35 @@ def _block(seed, first, lo, hi, players, settings, policies, kinds, params, stre
         record_nb(out[i], first + i, pub, hid)
 
 
-def _simulate(seed, first, players, settings, policies, kinds, params, streams, out):
+def _simulate(seed, first, players, settings, policies, kinds, params, streams, out, block):
     """Play units first .. first + len(out) - 1 into ``out``, BLOCK units per parallel work item."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        _block_nb(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
+        block(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
 
 
 def simulate_loop(owner: str, signature, *, play_unit_nb, record_nb, new_state_nb, block: int):
-    """``(_block_nb, simulate_nb)`` of a game: simulate_nb compiled now with ``signature`` (it loads
-    from the disk cache on import), over parallel blocks of ``block`` units."""
-    block_nb = njit(cache=True)(bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb,
-                                     new_state_nb=new_state_nb))
-    simulate_nb = njit(signature, parallel=True, nogil=True, cache=True)(
-        bind(_simulate, owner, _block_nb=block_nb, BLOCK=block))
+    """``(_block_nb, simulate_nb)`` of a game, compiled now (they load from the disk cache on import):
+    ``simulate_nb`` with ``signature``, over parallel blocks of ``block`` units.
+
+    The parallel loop calls the block through a function pointer (its last argument), not
+    directly: numba links a callee's code into its caller and optimises all of it again, and the
+    parallel loop is compiled twice over (the loop and its work function), so a direct call
+    compiled the game's whole engine two more times on every first run. One pointer call per
+    block costs nothing a run can see."""
+    block_sig = types.void(types.int64, types.int64, types.int64, types.int64, *signature.args[2:])
+    block_nb = njit(block_sig, nogil=True, cache=True)(
+        bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb, new_state_nb=new_state_nb))
+    kernel = njit(types.void(*signature.args, types.FunctionType(block_sig)), parallel=True, nogil=True,
+                  cache=True)(bind(_simulate, owner, BLOCK=block))
+
+    def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
+        kernel(seed, first, players, settings, policies, kinds, params, streams, out, block_nb)
+
+    simulate_nb.__doc__ = _simulate.__doc__
     return block_nb, simulate_nb
 
 
@@ -121,39 +134,69 @@ def playout_loop(owner: str, signature, policy_sig, *, begin_unit_nb, step_nb, n
     return playout_nb, forced_policy
 
 
-def _play_worlds(policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs,
-                 hids, actions, seed, first_world, out, current):
+def _world(w, policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs, hids,
+           actions, seed, first_world, out, current):
     """out[w, a]: the outcome of the unit of world w (pubs[w], privs[w], hids[w]) after
     ``actions[a]``; current[w, a, 0 | 1, s]: seat s's win share and score of the part world w
     was in (the game's current_nb), read when that part ends. The deciding seat plays the action
     through ``forced`` (its params row holds it) for the first step only; every action of a world
     starts from the same records and the world's own streams (the game's reseed_nb), so the
-    actions are compared on the same future (common random numbers)."""
+    actions are compared on the same future (common random numbers). The step is called from one
+    place, so the game's step is compiled into this kernel once (three call sites took three
+    times as long to compile)."""
+    own = params.copy()               # this world's rows: an open search seat's table is written into its row
+    for a in range(actions.size):
+        pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
+        legal = np.zeros(LEGAL_SIZE, np.bool_)
+        log = np.zeros(0, np.int32)
+        world = first_world + w
+        part = part_nb(pub)
+        reseed_nb(seed, world, part, streams, priv, hid)
+        params_a = forced_params.copy()
+        params_a[pub[0]["seat"], 0] = actions[a]
+        first, read, over = True, False, False
+        while not over:
+            if first:
+                seats, seat_kinds, rows = forced, forced_kinds, params_a
+            else:
+                seats, seat_kinds, rows = policies, kinds, own
+            over = step_nb(seed, world, settings, streams, seats, seat_kinds, rows, pub, priv, hid, legal, log)
+            first = False
+            if not read and (over or part_nb(pub) != part):
+                current_nb(pubs[w: w + 1], hids[w: w + 1], pub, hid, current[w, a])
+                read = True
+        record_nb(out[w, a], world, pub, hid)
+
+
+def _over_worlds(policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs, hids,
+                 actions, seed, first_world, out, current, world):
+    """Every world, in parallel: ``world(w, ...)`` is the game's one-world body."""
     for w in prange(pubs.shape[0]):
-        own = params.copy()               # this world's rows: an open search seat's table is written into its row
-        for a in range(actions.size):
-            pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
-            legal = np.zeros(LEGAL_SIZE, np.bool_)
-            log = np.zeros(0, np.int32)
-            world = first_world + w
-            part = part_nb(pub)
-            reseed_nb(seed, world, part, streams, priv, hid)
-            params_a = forced_params.copy()
-            params_a[pub[0]["seat"], 0] = actions[a]
-            over = step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log)
-            while not over and part_nb(pub) == part:
-                over = step_nb(seed, world, settings, streams, policies, kinds, own, pub, priv, hid, legal, log)
-            current_nb(pubs[w: w + 1], hids[w: w + 1], pub, hid, current[w, a])
-            while not over:
-                over = step_nb(seed, world, settings, streams, policies, kinds, own, pub, priv, hid, legal, log)
-            record_nb(out[w, a], world, pub, hid)
+        world(np.int64(w), policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs,
+              privs, hids, actions, seed, first_world, out, current)
+
+
+def parallel_worlds(owner: str, signature, world):
+    """A game's ``play_worlds_nb`` (``signature``: kernels.signatures.play_worlds_signature) from
+    ``world(w, *arguments)``, its body for world w, compiled when first called
+    (analyser.kernels.jit.FirstCall): only a rollout plays worlds, and replay imports the module for
+    playout_nb. The parallel loop calls the body through a function pointer, as simulate_loop's
+    calls its block."""
+    def make():
+        world_sig = types.void(types.int64, *signature.args)
+        world_nb = njit(world_sig, nogil=True, cache=True)(world)
+        kernel = njit(types.void(*signature.args, types.FunctionType(world_sig)), parallel=True, nogil=True,
+                      cache=True)(bind(_over_worlds, owner))
+        return lambda *arguments: kernel(*arguments, world_nb)
+
+    return FirstCall(make, world)
 
 
 def worlds_loop(owner: str, signature, *, step_nb, record_nb, current_nb, part_nb, reseed_nb, legal_size: int):
     """A game's ``play_worlds_nb`` (``signature``: kernels.signatures.play_worlds_signature), compiled
     now: ``part_nb(pub)`` is the part of the unit a position is in, ``reseed_nb(seed, world, part,
     streams, priv, hid)`` gives a world its own streams (analyser.kernels.worlds), ``current_nb``
-    reads what the part scored."""
-    return njit(signature, parallel=True, nogil=True, cache=True)(
-        bind(_play_worlds, owner, step_nb=step_nb, record_nb=record_nb, current_nb=current_nb, part_nb=part_nb,
-             reseed_nb=reseed_nb, LEGAL_SIZE=legal_size))
+    reads what the part scored (see parallel_worlds)."""
+    return parallel_worlds(owner, signature, bind(_world, owner, step_nb=step_nb, record_nb=record_nb,
+                                                  current_nb=current_nb, part_nb=part_nb, reseed_nb=reseed_nb,
+                                                  LEGAL_SIZE=legal_size))

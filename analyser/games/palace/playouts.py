@@ -13,13 +13,12 @@ compared on the same future (common random numbers).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from analyser.games.palace.constants import ACTION
 from analyser.games.palace.engine import RECORD_T, record_nb
 from analyser.games.palace.rules import begin_unit_nb, play_out_nb, step_nb
 from analyser.games.palace.state import HIDDEN_T, POLICIES_T, POLICY_SIG, PRIVATE_T, PUBLIC_T, new_state_nb
-from analyser.kernels.loops import playout_loop
+from analyser.kernels.loops import parallel_worlds, playout_loop
 from analyser.kernels.signatures import play_worlds_signature, playout_signature
 from analyser.kernels.worlds import reseed_world_nb
 
@@ -27,22 +26,23 @@ playout_nb, forced_policy = playout_loop(__file__, playout_signature(POLICIES_T)
                                          begin_unit_nb=begin_unit_nb, step_nb=step_nb, new_state_nb=new_state_nb)
 
 
-@njit(play_worlds_signature(POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T, RECORD_T), parallel=True, nogil=True,
-      cache=True)
-def play_worlds_nb(policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs,
-                   hids, actions, seed, first_world, out, current):
+def _world(w, policies, forced, kinds, forced_kinds, params, forced_params, settings, streams, pubs, privs, hids,
+           actions, seed, first_world, out, current):
     """out[w, a]: the outcome of world w (pubs[w], privs[w], hids[w]) after ``actions[a]``
     (``current`` is left alone: a game is not made of hands)."""
-    for w in prange(pubs.shape[0]):
-        own = params.copy()               # this world's rows: an open search seat's table is written into its row
-        for a in range(actions.size):
-            pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
-            legal = np.zeros(ACTION.COUNT, np.bool_)
-            log = np.zeros(0, np.int32)
-            world = first_world + w
-            reseed_world_nb(seed, world, 0, streams, hid[0]["rng"], priv)
-            params_a = forced_params.copy()
-            params_a[pub[0]["seat"], 0] = actions[a]
-            if not step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log):
-                play_out_nb(policies, kinds, own, settings, pub, priv, hid, legal, log)
-            record_nb(out[w, a], world, pub, hid)
+    own = params.copy()               # this world's rows: an open search seat's table is written into its row
+    for a in range(actions.size):
+        pub, priv, hid = pubs[w: w + 1].copy(), privs[w].copy(), hids[w: w + 1].copy()
+        legal = np.zeros(ACTION.COUNT, np.bool_)
+        log = np.zeros(0, np.int32)
+        world = first_world + w
+        reseed_world_nb(seed, world, 0, streams, hid[0]["rng"], priv)
+        params_a = forced_params.copy()
+        params_a[pub[0]["seat"], 0] = actions[a]
+        if not step_nb(seed, world, settings, streams, forced, forced_kinds, params_a, pub, priv, hid, legal, log):
+            play_out_nb(policies, kinds, own, settings, pub, priv, hid, legal, log)
+        record_nb(out[w, a], world, pub, hid)
+
+
+play_worlds_nb = parallel_worlds(__file__, play_worlds_signature(POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T, RECORD_T),
+                                 _world)
