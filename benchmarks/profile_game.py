@@ -83,7 +83,7 @@ def main():
     mix = MIXES[args.game]
     runner = ChunkRunner(RunConfig.build(args.game, policies=list(mix), deals=args.count, seed=1))  # compiles now
     engine = importlib.import_module(f"analyser.games.{args.game}.engine")
-    n = write_perf_map([engine.simulate_nb] + [spec.function for spec in get_game(args.game).policies])
+    n = write_perf_map([engine._block_nb] + [spec.function for spec in get_game(args.game).policies])
     start = time.perf_counter()
     runner.run(0, args.count)
     seconds = time.perf_counter() - start

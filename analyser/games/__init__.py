@@ -43,7 +43,8 @@ outside the package, with its own state layout). What a game writes
 - ``playouts.py``: the compiled play-outs of the kit and rollouts, in the shared
   signatures of analyser.kernels.signatures: ``playout_nb`` (a unit's records after
   every action) and ``forced_policy`` (analyser.kernels.loops.playout_loop), and
-  ``play_worlds_nb`` (every world after every candidate action, its streams reseeded by analyser.kernels.worlds).
+  ``play_worlds_nb`` (every world after every candidate action, its streams reseeded by analyser.kernels.worlds;
+  compiled on its first call: analyser.kernels.loops.parallel_worlds).
 - ``kit.py``: its ``RecordsPosition`` (where the cards are, what a seat sees) and a
   ``RecordsKit`` naming its facts as class attributes (analyser.games.kit).
 - ``view.py``: how a replay page shows it (analyser.games.view.GameView), named by ``view``.
@@ -58,7 +59,11 @@ analyser.kernels.loops, and each game binds them to its functions: ``play_unit_n
 (rules.py, but Palace's, which skips cycles), ``_block_nb`` and ``simulate_nb``
 (engine.py), ``playout_nb`` and ``forced_policy`` (playouts.py). A bound loop is the
 game's own function to numba (compiled for the game's types, the game's step inlined
-into it, cached in the game's folder), so it costs what a hand-written copy did.
+into it, cached in the game's folder), so it costs what a hand-written copy did. Where a
+loop is not the hot path, it calls the game's code through a pointer instead (the
+parallel loops their block or world, the playout its begin and step): numba links a
+callee's code into each caller and optimises it all again, so a direct call there only
+compiled the engine once more on a user's first run.
 What stays per game is what names the game's records: ``new_state_nb``, ``trace_nb``,
 ``play_worlds_nb`` (where a world's part of the unit ends, and what the current part
 scored) and the rules. Shared kernels that take the game's arrays as arguments

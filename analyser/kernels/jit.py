@@ -12,15 +12,14 @@ take many arguments): numba passes an array as seven scalars, so a call can cost
 more than the callee's work. Inlining every kernel instead was slower and took
 six times as long to compile, so this is used only where a benchmark showed a gain.
 
-``FirstCall(make, like)``: an entry point compiled (or loaded from the cache) when first called
-rather than when its module is imported, for a kernel only some commands run (replay imports a
-game's playouts; only rollout plays worlds).
+``PointerEntry``: an entry point over a kernel that calls the game's compiled functions
+through pointers, compiled now or on its first call.
 
 ``jit(**options)``: ``njit(cache=True, **options)`` for a game outside the
 package (a game checked with analyser.testing): its functions are cached under
 the analyser's cache, keyed by these kernels, so an upgrade never runs stale code.
 """
-import functools
+import inspect
 
 from numba import njit
 
@@ -44,18 +43,28 @@ kernel = jit(_nrt=False)
 inline_kernel = jit(_nrt=False, inline="always")
 
 
-class FirstCall:
-    """What ``make()`` returns (a compiled entry point), made on the first call or ``compiled()``."""
+class PointerEntry:
+    """A game's entry point over a compiled kernel that takes some of the game's compiled functions
+    as pointers, appended to its arguments (analyser.kernels.loops says why): callers pass the
+    shared ``signature``'s arguments only, named ``arguments`` (the template's, less the pointers).
+    ``make()`` compiles (or loads) and returns ``(kernel, pointers)``; it runs at once, or with
+    ``lazy`` on the first call (or ``compiled()``), for a kernel only some commands run (replay
+    imports a game's playouts; only rollout plays worlds)."""
 
-    def __init__(self, make, like):
-        self._make, self._compiled = make, None
-        functools.update_wrapper(self, like)
+    def __init__(self, template, signature, make, pointers: int, lazy: bool = False):
+        self.__name__ = self.__qualname__ = template.__name__
+        self.__doc__ = template.__doc__
+        self.signature = signature
+        self.arguments = tuple(inspect.signature(template).parameters)[:-pointers]
+        self._make, self._made = make, None
+        if not lazy:
+            self.compiled()
 
     def compiled(self):
-        if self._compiled is None:
-            self._compiled = self._make()
-        return self._compiled
+        if self._made is None:
+            self._made = self._make()
+        return self._made
 
-    def __call__(self, *args):
-        return self.compiled()(*args)
-
+    def __call__(self, *arguments):
+        kernel, pointers = self.compiled()
+        return kernel(*arguments, *pointers)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from analyser.kernels import cache
-from analyser.kernels.jit import FirstCall, kernel
+from analyser.kernels.jit import PointerEntry, kernel
 
 # The names a template reads from its game, given by bind() (here, so that a reader and the
 # linter know they are meant; a template run unbound fails on calling None).
@@ -92,22 +92,22 @@ def simulate_loop(owner: str, signature, *, play_unit_nb, record_nb, new_state_n
     block_sig = types.void(types.int64, types.int64, types.int64, types.int64, *signature.args[2:])
     block_nb = njit(block_sig, nogil=True, cache=True)(
         bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb, new_state_nb=new_state_nb))
-    kernel = njit(types.void(*signature.args, types.FunctionType(block_sig)), parallel=True, nogil=True,
-                  cache=True)(bind(_simulate, owner, BLOCK=block))
+    template = bind(_simulate, owner, BLOCK=block)
 
-    def simulate_nb(seed, first, players, settings, policies, kinds, params, streams, out):
-        kernel(seed, first, players, settings, policies, kinds, params, streams, out, block_nb)
+    def make():
+        kernel = njit(types.void(*signature.args, types.FunctionType(block_sig)), parallel=True, nogil=True,
+                      cache=True)(template)
+        return kernel, (block_nb,)
 
-    simulate_nb.__doc__ = _simulate.__doc__
-    return block_nb, simulate_nb
+    return block_nb, PointerEntry(template, signature, make, pointers=1)
 
 
-def _playout(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids):
+def _playout(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids, begin, step):
     """The records after the setup and every action in row i of pubs, privs and hids; returns
     how many rows (all of them: the buffers were too small)."""
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
-    over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+    over = begin(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
     n = 0
     while True:
         pubs[n] = pub.view(np.uint8)
@@ -116,7 +116,7 @@ def _playout(seed, unit, players, settings, policies, kinds, params, streams, pu
         n += 1
         if over or n == pubs.shape[0]:
             return n
-        over = step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+        over = step(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
 
 
 def _forced(pub, pv, legal, params):
@@ -124,12 +124,23 @@ def _forced(pub, pv, legal, params):
     return np.int64(params[0])
 
 
-def playout_loop(owner: str, signature, policy_sig, *, begin_unit_nb, step_nb, new_state_nb):
+def playout_loop(owner: str, signature, policy_sig, *, begin_sig, step_sig, begin_unit_nb, step_nb, new_state_nb):
     """``(playout_nb, forced_policy)`` of a game, compiled now: a unit kept action by action for
-    the test kit (``signature``: kernels.signatures.playout_signature), and the policy of the
-    game's ``policy_sig`` that plays the rollout's candidate action."""
-    playout_nb = njit(signature, cache=True)(bind(_playout, owner, begin_unit_nb=begin_unit_nb, step_nb=step_nb,
-                                                  new_state_nb=new_state_nb))
+    the test kit and replay (``signature``: kernels.signatures.playout_signature), and the policy
+    of the game's ``policy_sig`` that plays the rollout's candidate action. The playout calls the
+    game's ``begin_unit_nb`` and ``step_nb`` through pointers (typed ``begin_sig`` and
+    ``step_sig``), so it shares their compiled code with the engine instead of optimising it
+    all again (the playout is not on a hot path)."""
+    template = bind(_playout, owner, new_state_nb=new_state_nb)
+
+    def make():
+        begin_unit_nb.compile(begin_sig.args)
+        step_nb.compile(step_sig.args)
+        kernel = njit(types.int64(*signature.args, types.FunctionType(begin_sig), types.FunctionType(step_sig)),
+                      cache=True)(template)
+        return kernel, (begin_unit_nb, step_nb)
+
+    playout_nb = PointerEntry(template, signature, make, pointers=2)
     forced_policy = njit(policy_sig, cache=True, _nrt=False)(bind(_forced, owner))   # see analyser.kernels.jit
     return playout_nb, forced_policy
 
@@ -179,17 +190,19 @@ def _over_worlds(policies, forced, kinds, forced_kinds, params, forced_params, s
 def parallel_worlds(owner: str, signature, world):
     """A game's ``play_worlds_nb`` (``signature``: kernels.signatures.play_worlds_signature) from
     ``world(w, *arguments)``, its body for world w, compiled when first called
-    (analyser.kernels.jit.FirstCall): only a rollout plays worlds, and replay imports the module for
-    playout_nb. The parallel loop calls the body through a function pointer, as simulate_loop's
+    (analyser.kernels.jit.PointerEntry): only a rollout plays worlds, and replay imports the module
+    for playout_nb. The parallel loop calls the body through a function pointer, as simulate_loop's
     calls its block."""
+    template = bind(_over_worlds, owner)
+
     def make():
         world_sig = types.void(types.int64, *signature.args)
         world_nb = njit(world_sig, nogil=True, cache=True)(world)
         kernel = njit(types.void(*signature.args, types.FunctionType(world_sig)), parallel=True, nogil=True,
-                      cache=True)(bind(_over_worlds, owner))
-        return lambda *arguments: kernel(*arguments, world_nb)
+                      cache=True)(template)
+        return kernel, (world_nb,)
 
-    return FirstCall(make, world)
+    return PointerEntry(template, signature, make, pointers=1, lazy=True)
 
 
 def worlds_loop(owner: str, signature, *, step_nb, record_nb, current_nb, part_nb, reseed_nb, legal_size: int):

@@ -43,6 +43,26 @@ def trace_signature(policies_t, record_t, *after_policies):
 _BYTES = types.uint8[:, ::1]
 
 
+def _state(public_t, private_t, hidden_t):
+    """pub, priv, hid, legal and log as a game's new_state_nb makes them."""
+    return (types.Array(public_t, 1, "C"), types.Array(private_t, 1, "C"), types.Array(hidden_t, 1, "C"),
+            types.boolean[::1], types.int32[::1])
+
+
+def begin_signature(policies_t, public_t, private_t, hidden_t):
+    """``begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal,
+    log)`` -> over: a game's entry point, typed for a call through a pointer (playout_nb's)."""
+    return types.boolean(types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1], policies_t,
+                         types.int64[::1], types.float64[:, ::1], *_state(public_t, private_t, hidden_t))
+
+
+def step_signature(policies_t, public_t, private_t, hidden_t):
+    """``step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)`` -> over,
+    typed for a call through a pointer (playout_nb's)."""
+    return types.boolean(types.int64, types.int64, types.int64[::1], types.int64[::1], policies_t, types.int64[::1],
+                         types.float64[:, ::1], *_state(public_t, private_t, hidden_t))
+
+
 def playout_signature(policies_t):
     """``playout_nb(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids)``
     -> rows filled: a unit's state records after the setup and every action, as bytes (the kit's positions)."""

@@ -14,6 +14,7 @@ from numba.core.registry import CPUDispatcher
 from analyser.games.kit import PLAY_WORLDS_ARGS, RecordsKit
 from analyser.games.registry import game_names, get_game
 from analyser.kernels import signatures
+from analyser.kernels.jit import PointerEntry
 
 UNIT_ARGS = ("seed", "unit", "players", "settings", "streams", "policies", "kinds", "params",
              "pub", "priv", "hid", "legal", "log")
@@ -27,8 +28,13 @@ SHAPE = {
 GAMES = [name for name in game_names() if isinstance(get_game(name).kit(), RecordsKit)]
 
 
-def functions(module: str) -> dict[str, CPUDispatcher]:
-    return {name: fn for name, fn in vars(importlib.import_module(module)).items() if isinstance(fn, CPUDispatcher)}
+def functions(module: str) -> dict[str, CPUDispatcher | PointerEntry]:
+    return {name: fn for name, fn in vars(importlib.import_module(module)).items()
+            if isinstance(fn, CPUDispatcher | PointerEntry)}
+
+
+def arguments(fn) -> tuple[str, ...]:
+    return fn.arguments if isinstance(fn, PointerEntry) else tuple(inspect.signature(fn.py_func).parameters)
 
 
 def test_the_built_in_games_are_all_in_the_shape():
@@ -43,7 +49,7 @@ def test_a_games_entry_points_keep_the_shape(name):
         found = functions(modules[part])
         for fn, args in expected.items():
             assert fn in found, f"{name}: {modules[part]} has no compiled {fn}"
-            got = tuple(inspect.signature(found[fn].py_func).parameters)
+            got = arguments(found[fn])
             assert got == args, f"{name}: {fn}{got} left the shape {args}"
 
 
@@ -57,5 +63,5 @@ def test_a_games_playouts_compile_with_the_shared_signatures(name):
                 "play_worlds_nb": signatures.play_worlds_signature(state.POLICIES_T, state.PUBLIC_T, state.PRIVATE_T,
                                                                    state.HIDDEN_T, record_t)}
     for fn, signature in expected.items():
-        assert found[fn].signatures == [signature.args], \
+        assert found[fn].signature.args == signature.args, \
             f"{name}: {fn} is not compiled with analyser.kernels.signatures' signature alone"

@@ -19,10 +19,12 @@ from analyser.games.palace.engine import RECORD_T, record_nb
 from analyser.games.palace.rules import begin_unit_nb, play_out_nb, step_nb
 from analyser.games.palace.state import HIDDEN_T, POLICIES_T, POLICY_SIG, PRIVATE_T, PUBLIC_T, new_state_nb
 from analyser.kernels.loops import parallel_worlds, playout_loop
-from analyser.kernels.signatures import play_worlds_signature, playout_signature
+from analyser.kernels.signatures import begin_signature, play_worlds_signature, playout_signature, step_signature
 from analyser.kernels.worlds import reseed_world_nb
 
+_STATE_T = (POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T)
 playout_nb, forced_policy = playout_loop(__file__, playout_signature(POLICIES_T), POLICY_SIG,
+                                         begin_sig=begin_signature(*_STATE_T), step_sig=step_signature(*_STATE_T),
                                          begin_unit_nb=begin_unit_nb, step_nb=step_nb, new_state_nb=new_state_nb)
 
 
