@@ -13,7 +13,7 @@ from analyser.io.numbers import hundred
 Optimizer = Enum("Optimizer", {name: name for name in ("tpe", "ntbea", "random")}, type=str)
 
 POLICY_HELP = ("The policy to tune, with the values of each tuned parameter: PARAM=lo..hi (step 1), lo..hi:step, "
-               "or a|b|c (commas separate parameters), e.g. 'timing:min_points=0..10,only_to_win=0|1'. A "
+               "or a|b|c (commas separate parameters), e.g. 'timing:min_points=0..10'. A "
                "parameter given one value is fixed; the others keep their defaults.")
 PLAYERS_HELP = "Players at the table. Default: the game's usual count (" + common.DEFAULT_PLAYERS + ")."
 DEALS_HELP = "Deals per block: one block is one instance of the search's pruner and of the race. Default: 100."
@@ -31,7 +31,7 @@ def tune(
         "--budget", metavar="DEALS", show_default=False,
         help="Deals the search may play per setting tried, over all its trials. Default: 30 full trials.")] = None,
     optimizer: Annotated[Optimizer, typer.Option(
-        "--optimizer", show_default=False,
+        "--optimizer", metavar="NAME", show_default=False,
         help="tpe (Optuna's TPE), ntbea (N-tuple bandit, for small discrete spaces: 3 independent runs) or "
              "random (the baseline any optimizer must beat). Default: tpe.")] = Optimizer.tpe,
     blocks: Annotated[int, typer.Option("--blocks", metavar=common.N, show_default=False,
