@@ -54,11 +54,18 @@ def trial_seed(seed: int, run: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, run, k]).generate_state(1)[0])
 
 
+def load_optuna():
+    """Optuna, imported without tqdm's warning that a notebook lacks ipywidgets (Optuna draws no bar here)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import optuna
+    return optuna
+
+
 @contextmanager
 def quiet_optuna():
     """Optuna's per-trial log lines off while a search runs (restored after)."""
-    import optuna
-
+    optuna = load_optuna()
     before = optuna.logging.get_verbosity()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
@@ -68,7 +75,7 @@ def quiet_optuna():
 
 
 def _storage(study_dir: Path | None):
-    import optuna
+    optuna = load_optuna()
     from optuna.storages.journal import JournalFileBackend, JournalStorage
 
     if study_dir is None:
