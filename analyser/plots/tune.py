@@ -6,7 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyser.plots.figures import ACCENT, FAIR, MUTED, caption, new_figure, points_axis, set_ticks, title
+from matplotlib.ticker import FuncFormatter
+
+from analyser.io.numbers import num
+from analyser.plots.figures import ACCENT, FAIR, MUTED, caption, new_figure, set_ticks, title
 
 
 def tune_figure(candidates: pd.DataFrame, sensitivity: pd.DataFrame, meta: dict):
@@ -26,7 +29,7 @@ def tune_figure(candidates: pd.DataFrame, sensitivity: pd.DataFrame, meta: dict)
                     capsize=3, label="confirmed (fresh deals)")
     marks = ["defaults" if r["defaults"] else ("winner" if r["winner"] else f"#{i}") for i, r in enumerate(rows)]
     set_ticks(ax, [m + ("*" if r["winner"] else "") for m, r in zip(marks, rows, strict=True)])
-    ax.yaxis.set_major_formatter(points_axis())
+    ax.yaxis.set_major_formatter(_points())
     ax.set_ylabel("win share difference from the defaults")
     ax.set_title("search, race and confirmed estimates", fontsize=10)
     ax.legend(fontsize=8)
@@ -38,7 +41,7 @@ def tune_figure(candidates: pd.DataFrame, sensitivity: pd.DataFrame, meta: dict)
                         capsize=3)
         winner = next(r[name] for r in rows if r["winner"])
         ax.plot([winner], [0], "*", color=FAIR, ms=12, label="winner")
-        ax.yaxis.set_major_formatter(points_axis())
+        ax.yaxis.set_major_formatter(_points())
         ax.set_xlabel(name)
         ax.set_ylabel("difference from the winner")
         ax.set_title(f"one step of {name}", fontsize=10)
@@ -52,3 +55,8 @@ def _err(frame: pd.DataFrame, value: str) -> np.ndarray:
     mid = frame[value].to_numpy(float)
     return np.abs(np.vstack([mid - frame[f"{value}_ci_low"].to_numpy(float),
                              frame[f"{value}_ci_high"].to_numpy(float) - mid]))
+
+
+def _points() -> FuncFormatter:
+    """Signed percentage points to two decimals: a sensitivity's steps are often a tenth of a point."""
+    return FuncFormatter(lambda v, _: num(v, 2, True, 100, " pp"))
