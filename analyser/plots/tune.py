@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-
 from matplotlib.ticker import FuncFormatter
 
 from analyser.io.numbers import num
