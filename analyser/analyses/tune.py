@@ -51,6 +51,7 @@ from analyser.errors import UserError
 from analyser.games.policy_specs import SeatPolicy, same_policy
 from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable
+from analyser.io.results_file import check_results_path
 from analyser.stats.intervals import differences_ci, exact
 from analyser.stats.race import race
 
@@ -154,13 +155,15 @@ def tune(game: str = "palace", policy=None, against=None, players: int | None = 
         raise UserError(f"unknown optimizer '{optimizer}'; choose from: {', '.join(OPTIMIZERS)}")
     blocks = whole_number(blocks, "blocks per trial", 1, 10_000)
     top = whole_number(top, "candidates per run", 1, 1_000)
-    runs = whole_number(NTBEA_RUNS if optimizer == "ntbea" and runs is None else runs or 1, "search runs", 1, 100)
+    runs = whole_number((NTBEA_RUNS if optimizer == "ntbea" else 1) if runs is None else runs, "search runs", 1, 100)
     budget = DEFAULT_TRIALS * blocks * block if budget is None else whole_number(budget, "the budget", 0)
     if budget < block * runs:
         raise UserError(f"the budget ({budget:,} deals) is smaller than one block ({block:,} deals)"
                         + (f" per run ({runs} runs)" if runs > 1 else "") + f": give --budget {block * runs:,} or more")
     stage = math.ceil(blocks / 2) * block
     confirm = STAGES * stage if confirm is None else whole_number(confirm, "the confirmation's deals", 2)
+    if out is not None:
+        check_results_path(out)                 # before the run, not after it
     tuned = tuned_policy(base.game, policy, space)
     rivals = opponents(base.game, base.players, against)
     streams = stream_layout(blocks * block, STAGES * stage, confirm)

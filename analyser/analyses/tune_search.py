@@ -118,8 +118,6 @@ class Search:
 
     def __init__(self, space: Space, evaluate: Callable[[dict, int], float], *, optimizer: str, budget: int,
                  block: int, blocks: int, seed: int, runs: int, study_dir=None, identity: dict | None = None):
-        if optimizer not in OPTIMIZERS:
-            raise UserError(f"unknown optimizer '{optimizer}'; choose from: {', '.join(OPTIMIZERS)}")
         self.space, self.evaluate, self.optimizer = space, evaluate, optimizer
         self.budget, self.block, self.blocks, self.seed, self.runs = budget, block, blocks, seed, runs
         self.storage, self.identity = _storage(study_dir), identity or {}

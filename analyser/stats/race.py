@@ -20,8 +20,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from analyser.stats.intervals import differences_ci
+from analyser.stats.intervals import difference_p, difference_sums, exact
 from analyser.stats.multiple import holm
+
+
+def paired_p(d: np.ndarray) -> float:
+    """The two-sided paired score test of intervals.differences_ci at 0 on the finite per-deal differences
+    (its interval is not needed here); NaN below two deals."""
+    v = exact(d)
+    n, pos, neg, sq = difference_sums(v[np.isfinite(v)])
+    return difference_p(pos, neg, sq) if n > 1 else float("nan")
 
 
 def race(play: Callable[[int, list[int]], np.ndarray], candidates: int, stages: int, incumbent: int = 0,
@@ -49,7 +57,7 @@ def race(play: Callable[[int, list[int]], np.ndarray], candidates: int, stages: 
         means = np.array([np.nanmean(joined[c]) if np.isfinite(joined[c]).any() else -np.inf for c in alive])
         lead = alive[int(np.argmax(means))]
         others = [c for c in alive if c != lead]
-        p = np.array([differences_ci(joined[c] - joined[lead], 1.0)["p"] for c in others])
+        p = np.array([paired_p(joined[c] - joined[lead]) for c in others])
         adjusted = holm(p)
         for c, q in zip(others, adjusted, strict=True):
             p_last[c] = q

@@ -38,6 +38,7 @@ def test_a_tuning_prints_writes_and_shows(tmp_path):
     (["--policy", "alternate:every=1..9", "--policy", "high"], "give one --policy to tune"),
     (["--policy", "alternate:every=1..9", "--against", "nobody"], "unknown policy 'nobody'"),
     (["--policy", "alternate:every=1..9", "--against", "high+high"], "names 2 policies; give one for every other"),
+    (["--policy", "alternate:every=1..9", "--out", "tuned.csv"], "results files are Parquet"),
 ])
 def test_bad_spaces_are_one_line_and_exit_2(args, message):
     r = runner.invoke(app, ["tune", "highcard", *args, "--no-progress"])
