@@ -81,7 +81,9 @@ def test_the_same_seed_gives_the_same_study_on_two_threads(planted):
     pd.testing.assert_frame_equal(again.sensitivity, planted.sensitivity)
 
 
-def test_a_study_cut_by_ctrl_c_resumes_to_the_same_answer(planted, tmp_path, monkeypatch):
+@pytest.mark.parametrize("optimizer", ["tpe", "ntbea"])
+def test_a_study_cut_by_ctrl_c_resumes_to_the_same_answer(optimizer, planted, tmp_path, monkeypatch):
+    whole = planted if optimizer == "tpe" else planted_run(optimizer=optimizer)
     study = tmp_path / "study"
     real, calls = tune_module.Player.plays, []
 
@@ -93,18 +95,20 @@ def test_a_study_cut_by_ctrl_c_resumes_to_the_same_answer(planted, tmp_path, mon
 
     monkeypatch.setattr(tune_module.Player, "plays", cut)
     with pytest.raises(KeyboardInterrupt):
-        planted_run(study=study)
+        planted_run(study=study, optimizer=optimizer)
     monkeypatch.setattr(tune_module.Player, "plays", real)
-    resumed = planted_run(study=study)
+    resumed = planted_run(study=study, optimizer=optimizer)
     storage = JournalStorage(JournalFileBackend(str(study / STUDY_FILE)))
-    states = [t.state.name for t in optuna.load_study(study_name="tpe-0", storage=storage).trials]
+    states = [t.state.name for s in optuna.get_all_study_names(storage)
+              for t in optuna.load_study(study_name=s, storage=storage).trials]
     assert states.count("FAIL") == 1                          # the trial Ctrl-C cut, never counted
-    pd.testing.assert_frame_equal(resumed.candidates, planted.candidates)
-    strip = [{k: v for k, v in t.items() if k != "number"} for t in planted.meta["trial_rows"]]
+    pd.testing.assert_frame_equal(resumed.candidates, whole.candidates)
+    strip = [{k: v for k, v in t.items() if k != "number"} for t in whole.meta["trial_rows"]]
     assert [{k: v for k, v in t.items() if k != "number"} for t in resumed.meta["trial_rows"]] == strip
-    assert planted_run(study=study).meta["trial_rows"] == resumed.meta["trial_rows"]   # done: nothing added
+    assert planted_run(study=study, optimizer=optimizer).meta["trial_rows"] == resumed.meta["trial_rows"]
     with pytest.raises(UserError, match="another tuning .*seed"):
-        tune("highcard", PLANTED, against=["high"], space=SPACE, budget=20 * 8 * 12, seed=4, study=study, **SMALL)
+        tune("highcard", PLANTED, against=["high"], space=SPACE, budget=20 * 8 * 12, seed=4, study=study,
+             optimizer=optimizer, **SMALL)
 
 
 @pytest.mark.parametrize("optimizer,runs", [("random", 1), ("ntbea", 3)])
