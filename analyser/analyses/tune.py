@@ -47,6 +47,7 @@ from analyser.engine.backend import make_executor
 from analyser.engine.config import DEFAULT_CHUNK, RunConfig, function_name, whole_number
 from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.play_args import play_args
+from analyser.engine.progress import in_notebook, progress_bar
 from analyser.errors import UserError
 from analyser.games.policy_specs import SeatPolicy, same_policy
 from analyser.games.registry import get_game
@@ -107,6 +108,7 @@ class Player:
         self.kept: dict = {}
         self.deals = 0
         self.runs: list = []
+        self.bar = None            # a progress bar of the deals played, advanced as they are
 
     def group(self, seat: SeatPolicy, rival: Opponent, first: int, count: int) -> tuple:
         lineup = rival.lineup(seat)
@@ -127,6 +129,8 @@ class Player:
             self.runs.append(execute(plan, Gather(add), threads=self.threads, progress=False,
                                      executor=self.executor))
             self.deals += count
+            if self.bar is not None:
+                self.bar.advance(count)
             self.kept[key] = [Plays.concat(b) for b in blocks]
         return self.kept[key]
 
@@ -172,34 +176,14 @@ def tune(game: str = "palace", policy=None, against=None, players: int | None = 
                 "against": [r.label for r in rivals], "seed": base.seed, "block": block, "blocks": blocks,
                 "settings": base.settings, "space": [list(v) for v in tuned.space.values]}
     executor = make_executor(args.backend, args.run_dir, False)
+    label = f"{base.game.name} x{base.players}, tuning {tuned.spec.name}"
     try:
-        player = Player(base, tuned, rivals, rules, executor, threads, args.chunk_size)
-        defaults = tuned.defaults
-
-        def evaluate(point: dict, b: int) -> float:
-            first = streams["search"][0] + b * block
-            mine, theirs = pooled(player.plays(tuned.seat(point), first, block)), pooled(player.plays(defaults, first,
-                                                                                                      block))
-            d = wins(mine) - wins(theirs)
-            return float(np.nanmean(d)) if np.isfinite(d).any() else -1.0
-
-        trials = Search(tuned.space, evaluate, optimizer=optimizer, budget=budget, block=block, blocks=blocks,
-                        seed=base.seed, runs=runs, study_dir=study, identity=identity).run()
-        searched = player.deals
-        picks = _candidates(tuned, trials, optimizer, runs, top)
-        seats = [tuned.seat(p["params"]) for p in picks]
-
-        def play_stage(s: int, alive: list[int]) -> np.ndarray:
-            first = streams["selection"][0] + s * stage
-            return np.array([wins(pooled(player.plays(seats[c], first, stage))) for c in alive])
-
-        raced = race(play_stage, len(picks), STAGES, incumbent=0, alpha=ALPHA)
-        first, count = streams["confirmation"]
-        confirmed = {c: player.plays(seats[c], first, count) for c in {0, raced["winner"], raced["challenger"]}
-                     if c is not None}
-        winner = picks[raced["winner"]]["params"]
-        around = [(name, value, step, player.plays(tuned.seat({**winner, name: value}), first, count))
-                  for name, value, step in neighbours(tuned.space, winner)]
+        with progress_bar(budget + STAGES * stage * (1 + runs * top) + confirm * (3 + 2 * len(tuned.space.names)),
+                          label, in_notebook() if progress is None else progress) as bar:
+            player = Player(base, tuned, rivals, rules, executor, threads, args.chunk_size)
+            player.bar = bar
+            raced, trials, picks, seats, confirmed, around, searched = _protocol(
+                player, tuned, streams, optimizer, budget, block, blocks, stage, runs, top, study, identity)
     finally:
         executor.close()
     frames = _frames(tuned, rivals, picks, seats, raced, confirmed, around, base)
@@ -209,6 +193,38 @@ def tune(game: str = "palace", policy=None, against=None, players: int | None = 
     if out is not None:
         result.save(out)
     return result
+
+
+def _protocol(player: Player, tuned: Tuned, streams, optimizer, budget, block, blocks, stage, runs, top, study,
+              identity):
+    """Search, race, confirmation and sensitivity (the module docstring's steps 2 to 5)."""
+    defaults = tuned.defaults
+
+    def evaluate(point: dict, b: int) -> float:
+        first = streams["search"][0] + b * block
+        mine = pooled(player.plays(tuned.seat(point), first, block))
+        theirs = pooled(player.plays(defaults, first, block))
+        d = wins(mine) - wins(theirs)
+        return float(np.nanmean(d)) if np.isfinite(d).any() else -1.0
+
+    trials = Search(tuned.space, evaluate, optimizer=optimizer, budget=budget, block=block, blocks=blocks,
+                    seed=player.base.seed, runs=runs, study_dir=study, identity=identity).run()
+    searched = player.deals
+    picks = _candidates(tuned, trials, optimizer, runs, top)
+    seats = [tuned.seat(p["params"]) for p in picks]
+
+    def play_stage(s: int, alive: list[int]) -> np.ndarray:
+        first = streams["selection"][0] + s * stage
+        return np.array([wins(pooled(player.plays(seats[c], first, stage))) for c in alive])
+
+    raced = race(play_stage, len(picks), STAGES, incumbent=0, alpha=ALPHA)
+    first, count = streams["confirmation"]
+    confirmed = {c: player.plays(seats[c], first, count) for c in {0, raced["winner"], raced["challenger"]}
+                 if c is not None}
+    winner = picks[raced["winner"]]["params"]
+    around = [(name, value, step, player.plays(tuned.seat({**winner, name: value}), first, count))
+              for name, value, step in neighbours(tuned.space, winner)]
+    return raced, trials, picks, seats, confirmed, around, searched
 
 
 def _candidates(tuned: Tuned, trials: list[dict], optimizer: str, runs: int, top: int) -> list[dict]:
