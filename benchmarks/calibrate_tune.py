@@ -66,12 +66,43 @@ def mean_se(values) -> str:
     return f"{100 * v.mean():+.2f} ± {100 * 1.96 * v.std(ddof=1) / math.sqrt(v.size):.2f}"
 
 
+def interval_coverage(seeds: int, truth: dict, deals: int = 320) -> None:
+    """The paired interval alone, no selection: one fixed pair of settings per scenario on the confirmation
+    stream's deals of each seed, the confirmation's Tango interval against the normal one (mean +- 1.96 sd/sqrt n)."""
+    from analyser.analyses.tune import STREAM_SPAN, Player, pooled, wins
+    from analyser.analyses.tune_lineup import opponents, tuned_policy
+    from analyser.engine.backend import make_executor
+    from analyser.engine.config import RunConfig
+    from analyser.games.registry import get_game
+    from analyser.stats.intervals import differences_ci
+
+    game = get_game("highcard")
+    pairs = [("planted", {"x": 4, "y": 2}, {"x": 0, "y": 0}, truth[(4, 2)]), ("null", {"k": 3}, {"k": 0}, 0.0)]
+    print(f"\n| pair ({deals} deals, {seeds} seeds) | Tango covers the truth | normal covers it |\n|---|---|---|")
+    for name, a, b, true in pairs:
+        policy, against, space = SCENARIOS[name]
+        tuned, rivals = tuned_policy(game, policy, space), opponents(game, 4, [against])
+        executor, tango, normal = make_executor(), 0, 0
+        for seed in range(seeds):
+            player = Player(RunConfig.build(game, players=4, deals=1, seed=seed), tuned, rivals, None, executor, 1,
+                            1 << 16)
+            d = wins(pooled(player.plays(tuned.seat(a), 2 * STREAM_SPAN, deals))) - \
+                wins(pooled(player.plays(tuned.seat(b), 2 * STREAM_SPAN, deals)))
+            r = differences_ci(d, 1.0)
+            tango += r["low"] <= true <= r["high"]
+            half = 1.96 * d.std(ddof=1) / math.sqrt(d.size)
+            normal += d.mean() - half <= true <= d.mean() + half
+        print(f"| {name}: {tuned.seat(a).label()} - {tuned.seat(b).label()} | {share(tango, seeds)} | "
+              f"{share(normal, seeds)} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--truth", type=int, default=20_000, help="deals per setting of the planted truth")
     ap.add_argument("--optimizers", default="tpe,random,ntbea", help="for the planted scenario")
     ap.add_argument("--scenarios", default="inert,null,planted")
+    ap.add_argument("--intervals", type=int, default=0, help="also this many seeds of the interval alone")
     args = ap.parse_args()
     register()
     t0 = time.perf_counter()
@@ -113,6 +144,8 @@ def main() -> None:
         optimum = f"{share(found, n)} ({share(near, n)})" if name == "planted" else "-"
         print(f"| {name} | {optimizer} | {n} | {share(kept, n)} | {share(covered, n)} | {optimum} | "
               f"{mean_se(search_err)} | {mean_se(confirm_err)} |", flush=True)
+    if args.intervals:
+        interval_coverage(args.intervals, truth)
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 
