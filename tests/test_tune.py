@@ -13,7 +13,7 @@ from analyser.analyses import tune as tune_module
 from analyser.analyses.tune import STREAM_SPAN, check_streams, stream_layout, tune
 from analyser.analyses.tune_result import load_tune
 from analyser.analyses.tune_search import STUDY_FILE
-from analyser.errors import UserError
+from analyser.errors import Interrupted, UserError
 
 SMALL = {"block": 20, "blocks": 8, "threads": 1}
 SPACE = {"x": range(9), "y": range(5)}
@@ -94,7 +94,8 @@ def test_a_study_cut_by_ctrl_c_resumes_to_the_same_answer(optimizer, planted, tm
         return real(self, *args)
 
     monkeypatch.setattr(tune_module.Player, "plays", cut)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Interrupted, match=r"^interrupted after [\d,]+ deals of the tuning; the trials finished are "
+                                          r"kept in .*study: run it again to resume$"):
         planted_run(study=study, optimizer=optimizer)
     monkeypatch.setattr(tune_module.Player, "plays", real)
     resumed = planted_run(study=study, optimizer=optimizer)

@@ -48,7 +48,7 @@ from analyser.engine.config import DEFAULT_CHUNK, RunConfig, function_name, whol
 from analyser.engine.pipeline import Gather, Plan, execute
 from analyser.engine.play_args import play_args
 from analyser.engine.progress import in_notebook, progress_bar
-from analyser.errors import UserError
+from analyser.errors import Interrupted, UserError, stop_word, was_terminated
 from analyser.games.policy_specs import SeatPolicy, same_policy
 from analyser.games.registry import get_game
 from analyser.io.jsonable import jsonable
@@ -177,13 +177,18 @@ def tune(game: str = "palace", policy=None, against=None, players: int | None = 
                 "settings": base.settings, "space": [list(v) for v in tuned.space.values]}
     executor = make_executor(args.backend, args.run_dir, False)
     label = f"{base.game.name} x{base.players}, tuning {tuned.spec.name}"
+    player = Player(base, tuned, rivals, rules, executor, threads, args.chunk_size)
     try:
         with progress_bar(budget + STAGES * stage * (1 + runs * top) + confirm * (3 + 2 * len(tuned.space.names)),
                           label, in_notebook() if progress is None else progress) as bar:
-            player = Player(base, tuned, rivals, rules, executor, threads, args.chunk_size)
             player.bar = bar
             raced, trials, picks, seats, confirmed, around, searched = _protocol(
                 player, tuned, streams, optimizer, budget, block, blocks, stage, runs, top, study, identity)
+    except (Interrupted, KeyboardInterrupt) as err:    # said for the tuning, not for its last small plan
+        kept = f"; the trials finished are kept in {study}: run it again to resume" if study is not None else \
+            "; give --study DIR to keep a tuning's trials"
+        raise Interrupted(f"{stop_word(err)} after {player.deals:,} deals of the tuning{kept}",
+                          was_terminated(err)) from None
     finally:
         executor.close()
     frames = _frames(tuned, rivals, picks, seats, raced, confirmed, around, base)
