@@ -63,6 +63,14 @@ def sweep(*args, **kwargs):
     return _sweep(*args, **kwargs)
 
 
+def tune(*args, **kwargs):
+    """A policy's best parameters against opponents: searched, raced against its defaults and confirmed on
+    fresh deals; see :func:`analyser.analyses.tune.tune`."""
+    from analyser.analyses.tune import tune as _tune
+
+    return _tune(*args, **kwargs)
+
+
 def tournament(*args, **kwargs):
     """Every pair of policies on common duplicate deals: head-to-head matrix and ratings;
     see :func:`analyser.analyses.tournament.tournament`."""
@@ -130,8 +138,8 @@ def warmup(*args, **kwargs):
     return _warmup(*args, **kwargs)
 
 
-__all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "load",
-           "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "tune", "vary", "report",
+           "load", "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once
     __import__("analyser.kernels.cache")

@@ -191,3 +191,14 @@ def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(UserError, match=r"not installed: pip install 'analyser\[distributed\]'"):
         make_executor("dask")
+
+
+def test_a_tuning_on_a_cluster_gives_the_local_study(client):
+    """tune plays many small plans through the same executor: on the cluster, the same trials and answer."""
+    def run(**kw):
+        return analyser.tune("palace", "pickup:max_pile=0..6", against=["saver"], players=2, block=30, blocks=3,
+                             budget=30 * 3 * 3, seed=2, **kw)
+
+    local, dask = run(), run(backend=client)
+    pd.testing.assert_frame_equal(local.candidates, dask.candidates)
+    assert local.meta["trial_rows"] == dask.meta["trial_rows"]

@@ -1,7 +1,7 @@
 """The notebooks in notebooks/ run top to bottom in a real kernel with no error, no warning and nothing on stderr.
 
 They are executed as stored (without outputs) with ANALYSER_NOTEBOOK_QUICK=1, which each notebook's
-first cell reads to play a tenth of its deals: the same code, wider intervals. The six share one kernel,
+first cell reads to play a tenth of its deals: the same code, wider intervals. The seven share one kernel,
 emptied before each.
 """
 import json
@@ -15,7 +15,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 def test_the_notebooks_are_there():
     assert [p.name for p in NOTEBOOKS] == ["01_palace_pickup.ipynb", "02_anemone_tokens.ipynb", "03_balance.ipynb",
                                            "04_olenon_open_talk.ipynb", "05_spite_king.ipynb",
-                                           "06_strong_players.ipynb"]
+                                           "06_strong_players.ipynb", "07_tuning.ipynb"]
 
 
 def problems(nb) -> list[str]:
@@ -40,7 +40,7 @@ RESET = "%reset -f\nimport warnings as _w\n_w._filters_mutated()\ndel _w"
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    """One kernel for the six notebooks: its start and the imports (scipy, statsmodels, pandas, matplotlib,
+    """One kernel for the seven notebooks: its start and the imports (scipy, statsmodels, pandas, matplotlib,
     the games' compiled code) once, not once a notebook; each notebook still runs top to bottom in it."""
     pytest.importorskip("nbformat")
     pytest.importorskip("nbclient")

@@ -24,6 +24,7 @@ KINDS = {
     "sweep": ResultKind("analyser.analyses.sweep_result:load_sweep", "analyser.cli.sweep:print_sweep"),
     "tournament": ResultKind("analyser.analyses.tournament:load_tournament",
                              "analyser.cli.tournament:print_tournament"),
+    "tune": ResultKind("analyser.analyses.tune_result:load_tune", "analyser.cli.tune:print_tune"),
     "vary": ResultKind("analyser.analyses.vary:load_vary", "analyser.cli.vary:print_vary"),
     "rollout": ResultKind("analyser.analyses.rollout:load_rollout", "analyser.cli.rollout:print_rollout"),
     "review": ResultKind("analyser.analyses.review:load_review", "analyser.cli.rollout:print_review"),

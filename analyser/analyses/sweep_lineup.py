@@ -33,7 +33,7 @@ class SweptLineup:
         return next((i for i, s in enumerate(self.policies) if same_policy(s, self.baseline)), None)
 
 
-def _swept_policy(item, available: dict[str, PolicySpec], values: dict | None, signature):
+def swept_policy(item, available: dict[str, PolicySpec], values: dict | None, signature):
     """(the policy's spec, fixed parameter values, swept name -> values) of the swept policy."""
     if values is not None:
         seat = as_seat_policy(item, available, signature)
@@ -113,7 +113,7 @@ def swept_lineup(game_spec, players: int, policies, values: dict | None = None, 
     else:
         raise UserError(f"give one policy per seat ({players}), or the swept policy and one for all the other "
                         f"seats, not {len(items)}")
-    spec, fixed, swept, text = _swept_policy(items[k], available, values, signature)
+    spec, fixed, swept, text = swept_policy(items[k], available, values, signature)
     if len(swept) > MAX_SWEPT:
         raise UserError(f"at most {MAX_SWEPT} parameters can be swept at once, not {len(swept)} "
                         f"({', '.join(swept)})")

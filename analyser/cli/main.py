@@ -20,6 +20,7 @@ from analyser.cli import (
     sweep,
     tournament,
     trace,
+    tune,
     vary,
     warmup,
 )
@@ -51,6 +52,8 @@ EXAMPLES = {
     tournament.tournament: ["analyser tournament palace -p 2 --policy saver --policy lowest --policy pickup"],
     plot.plot: ["analyser plot cmp.parquet --out cmp.png"],
     sweep.sweep: ["analyser sweep palace -p 2 --policy 'pickup:max_pile=0..12' --policy saver -n 20000"],
+    tune.tune: ["analyser tune enemy_anemone --policy 'timing:min_points=0..10,late_tricks=0..10'",
+                "analyser tune palace -p 2 --policy 'pickup:max_pile=0..12' --against saver --study st"],
     vary.vary: ["analyser vary olenon --setting talk --policy partner --policy shed -n 100000"],
     report.report: ["analyser report palace --deals 20000 --out palace.md"],
     info.games: ["analyser games"],

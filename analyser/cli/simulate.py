@@ -74,7 +74,7 @@ def show(
                                          help="A results file written with --out.")],
     fmt: common.format_option("summary") = common.Format.table,
 ):
-    """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep` or `vary`
+    """Print the summary of a results file again: `simulate`, `compare`, `tournament`, `sweep`, `tune` or `vary`
     with --out. A run directory (--run-dir DIR): how far its run got, and a simulation's summary of the
     units it holds."""
     from analyser.analyses.kinds import kind_of

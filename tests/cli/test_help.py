@@ -55,14 +55,14 @@ def test_trace_help_names_deal_and_hand():
 
 
 def test_format_choices_are_written_one_way():
-    for command in ("simulate", "show", "compare", "tournament", "sweep", "vary", "merge"):
+    for command in ("simulate", "show", "compare", "tournament", "sweep", "tune", "vary", "merge"):
         flat = _flat(help_text(command))
         assert "<table|json|csv>" in flat and ": table, json or csv" in flat and "Default: table." in flat, command
 
 
 def test_plot_help_names_every_kind_of_results_file():
     flat = _flat(help_text("plot"))
-    assert "simulate, compare, tournament, sweep, vary, rollout or review" in flat
+    assert "simulate, compare, tournament, sweep, tune, vary, rollout or review" in flat
 
 
 def _flat(text: str) -> str:

@@ -48,7 +48,7 @@ def test_the_search_players_example_gives_the_readme_s_numbers():
 
 def test_the_readme_names_every_notebook():
     stems = sorted(p.stem for p in (Path(__file__).parents[2] / "notebooks").glob("*.ipynb"))
-    assert len(stems) == 6 and [s for s in stems if f"`{s}`" not in README] == []
+    assert len(stems) == 7 and [s for s in stems if f"`{s}`" not in README] == []
 
 
 def test_the_quick_start_gives_the_suite_s_measured_time_and_the_browser_tests_skip():

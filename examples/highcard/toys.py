@@ -1,0 +1,52 @@
+"""Toy policies of one's own for high card, to calibrate tuning (analyser tune, benchmarks/calibrate_tune.py):
+the truth is known by construction.
+
+- ``PLANTED``: plays its highest card with probability 1 - (|x - 4| / 4 + |y - 2| / 2) / 2, else its lowest,
+  so its strength peaks at x = 4, y = 2 (defaults x = 0, y = 0, the weakest setting).
+- ``SHIFTED``: a uniformly random card, the draw shifted by k places among the legal cards: every k is
+  exactly as strong as every other, yet they play different cards (a null that is not an exact tie).
+- ``INERT``: its highest card whatever x: a parameter that does nothing (every setting is the defaults' play).
+"""
+from numba import njit
+
+from analyser.games.policy_specs import ParamSpec, PolicySpec
+from analyser.kernels.rng import below_nb
+
+from .policies import extreme_nb
+from .rules import POLICY_SIG
+
+
+@njit(POLICY_SIG, cache=True)
+def planted_policy(table, seat, legal, params):
+    miss = (abs(params[0] - 4.0) / 4.0 + abs(params[1] - 2.0) / 2.0) / 2.0
+    if below_nb(table["rng"][seat], 1000) < 1000 * miss:
+        return extreme_nb(table, seat, legal, -1)
+    return extreme_nb(table, seat, legal, 1)
+
+
+@njit(POLICY_SIG, cache=True)
+def shifted_policy(table, seat, legal, params):
+    n = 0
+    for i in range(legal.size):
+        n += legal[i]
+    j = (below_nb(table["rng"][seat], n) + int(params[0])) % n
+    for i in range(legal.size):
+        if legal[i]:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+@njit(POLICY_SIG, cache=True)
+def inert_policy(table, seat, legal, params):
+    return extreme_nb(table, seat, legal, 1)
+
+
+PLANTED = PolicySpec("planted", planted_policy, "a planted optimum at x=4, y=2",
+                     (ParamSpec("x", 0, "distance from 4 lowers the share", low=0, high=8, integer=True),
+                      ParamSpec("y", 0, "distance from 2 lowers the share", low=0, high=4, integer=True)))
+SHIFTED = PolicySpec("shifted", shifted_policy, "random, the draw shifted by k",
+                     (ParamSpec("k", 0, "changes which card, not how good", low=0, high=8, integer=True),))
+INERT = PolicySpec("inert", inert_policy, "high, whatever x",
+                   (ParamSpec("x", 0, "changes nothing", low=0, high=8, integer=True),))
