@@ -109,6 +109,29 @@ class GameKit(ABC):
         arguments), one action at a time: yield the position after the setup and
         after every action, the last one when the unit is over."""
 
+    # ---------------------------------------------------------------- the shape of a game (analyses.shape)
+    feature_names: tuple[str, ...] = ()   # what step_features gives each seat; empty: no per-step estimate
+    end_order: tuple[str, ...] = ()       # the ways a unit may end (end_ways' words), in the order to show them
+
+    def step_features(self, position: Position) -> tuple[np.ndarray, float]:
+        """``(features, progress)`` at a position: one row of ``feature_names`` values per seat in play,
+        read from what every seat sees (cards left, tokens, score: what tells who is ahead), and how far
+        the unit has gone by what the position shows, 0 to 1 (never by its future, as the unit's length)."""
+        raise NotImplementedError
+
+    def end_ways(self, records: np.ndarray, players: int) -> list[str]:
+        """How each record's unit ended, in words (``end_order``'s): by default aborted at the cap,
+        drawn, or decided; a game names its own ways (ended_by_cap keeps the first two)."""
+        return [way or "decided" for way in ended_by_cap(records)]
+
+
+ABORTED, DRAWN = "aborted at the action cap", "drawn"
+
+
+def ended_by_cap(records: np.ndarray) -> list[str | None]:
+    """Per record: ABORTED, DRAWN (no winner) or None (the game says how it was decided)."""
+    return [ABORTED if r["aborted"] else DRAWN if r["draw"] else None for r in records]
+
 
 class RolloutKit:
     """What a game offers position rollouts (analyser.analyses.rollout), beside the kit's positions:

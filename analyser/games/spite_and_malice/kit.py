@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.kit import RecordsKit, RecordsPosition
+from analyser.games.kit import ABORTED, DRAWN, RecordsKit, RecordsPosition, ended_by_cap
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     DECK,
@@ -130,6 +130,22 @@ class SpiteKit(RecordsKit):
     package = "analyser.games.spite_and_malice"
     position = SpitePosition
     fixed_policy = "builder"
+    feature_names = ("match points", "log payoff cards left", "payoff top")
+    end_order = ("won in 1 round", "won in 2 rounds", "won in 3 rounds", "won in 4 or more rounds", DRAWN, ABORTED)
+
+    def step_features(self, position):
+        """Each seat's match points (as a share of the target), its payoff cards left (the round is won
+        by emptying them) and its payoff top's value; progress: the leader's points of the target."""
+        pb = position.pub[0]
+        target = max(int(pb["target"]), 1)
+        points = pb["points"][:2].astype(float) / target
+        x = np.stack([points, np.log1p(pb["payoff_len"][:2].astype(float)), pb["payoff_top"][:2].astype(float)], 1)
+        return x, float(min(points.max(), 1.0))
+
+    def end_ways(self, records, players):
+        """The rounds the match took (1, 2, 3, 4 or more), drawn, or aborted."""
+        return [way or self.end_order[min(int(r["rounds"]), 4) - 1]
+                for way, r in zip(ended_by_cap(records), records, strict=True)]
 
     def cases(self, game):
         # small payoff piles, targets or round limits keep the kit fast; random play ends its matches

@@ -1,0 +1,148 @@
+"""The shape of a game: how long its units run, how they end, and how their result unfolds step by step.
+
+``game_shape(game, ...)`` (and the balance report's "Shape of a game" section) reads one run:
+
+- **length**: the distribution of the completed units' length (quantiles with intervals, and the
+  lengths for a histogram), and **how units end**: each way's share (the game's words, its kit's
+  ``end_ways``: a Palace loser's seat, an Enemy Anemone tie broken by tokens, aborts at the cap);
+- **a per-step estimate** of each side's chance to be *the one*: the winner, or in a game whose win
+  is "not being the loser" (Palace at 3+ players) the loser. A sample of the run's units (``sample``,
+  default 300: the first ones of the seed) is played again step by step by the game's kit (its
+  compiled playout, the same units as the run: one is seeded from (seed, index) alone), and at
+  ``points`` evenly spaced steps of each the features the game declares (its kit's
+  ``step_features``: cards left, tokens, points) are read; a conditional logit
+  (analyser.stats.evaluator) is fitted on them against the units' outcomes, cross-fitted over two
+  halves of the units, so every estimate is out of sample; its Brier score is shown against the
+  base rate's with a reliability table;
+- from those estimates, **lead changes, the comeback rate, the decisive point and drama**
+  (analyser.stats.shape), with intervals over units.
+
+Teams are sides (their seats' features averaged); a unit whose win is shared or drawn trains the
+estimate (a share counts as a share) but has no one eventual winner to follow and is left out of
+the four measures (counted).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from analyser.errors import UserError
+from analyser.stats.effects import group_values, outcome_groups
+from analyser.stats.evaluator import brier, cross_fit, reliability
+from analyser.stats.shape import end_shares, length_summary, shape_summary
+
+SAMPLE = 300           # units played again step by step for the estimate
+POINTS = 40            # evenly spaced steps a unit is read at
+
+
+def orientation(spec, players: int) -> str:
+    """"loser" when a decided unit has one loser and every other side wins (Palace at 3+), else "winner"."""
+    groups = outcome_groups(spec, players)
+    per_group = spec.win_total(players) / (players / len(groups))
+    return "loser" if len(groups) > 2 and round(per_group) == len(groups) - 1 else "winner"
+
+
+def targets(records: np.ndarray, spec, players: int) -> np.ndarray:
+    """Per record and side, its share of being the one (rows sum to 1; all 0 for a drawn or aborted unit)."""
+    groups = outcome_groups(spec, players)
+    win = group_values(records, groups)[:, 0, :].T          # units x sides: each side's win share
+    if orientation(spec, players) == "loser":
+        y = np.where(records["aborted"][:, None], 0.0, 1.0 - win)
+    else:
+        y = win
+    total = y.sum(axis=1, keepdims=True)
+    return np.where(total > 0, y / np.where(total > 0, total, 1.0), 0.0)
+
+
+def length_and_ends(records: np.ndarray, spec, players: int) -> dict:
+    """The completed units' length summary and every unit's way of ending (the kit's words)."""
+    kit = spec.kit() if spec.kit is not None else None
+    done = ~records["aborted"].astype(bool)
+    lengths = records["length"][done].astype(float)
+    ways = kit.end_ways(records, players) if kit is not None else \
+        ["aborted at the action cap" if a else "decided" for a in records["aborted"]]
+    return {"length": length_summary(lengths), "lengths": lengths,
+            "ends": end_shares(ways, getattr(kit, "end_order", ())), "units": int(records.size)}
+
+
+def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int = POINTS) -> dict | None:
+    """Features, progress and targets at ``points`` evenly spaced steps of the first ``sample``
+    completed, decided units of ``records`` (the run of ``config``), each played again by the kit.
+    None when the game's kit declares no step features."""
+    from analyser.engine.local import ChunkRunner
+    from analyser.games.common import quiet_first_class
+
+    spec, players = config.game, config.players
+    kit = spec.kit() if spec.kit is not None else None
+    if kit is None or not kit.feature_names:
+        return None
+    groups = [list(s) for _, s in outcome_groups(spec, players)]
+    y_all = targets(records, spec, players)
+    chosen = np.flatnonzero(y_all.sum(axis=1) > 0)[:sample]
+    runner = ChunkRunner(config)
+    xs, ys, units, progress, steps = [], [], [], [], []
+    with quiet_first_class():
+        for i in chosen:
+            rows = [kit.step_features(p) for p in kit.play(config.seed, int(records["unit"][i]), players,
+                                                            runner.settings, runner.fns, runner.params,
+                                                            runner.streams)]
+            at = np.unique(np.round(np.linspace(0, len(rows) - 1, points)).astype(int))
+            x = np.stack([rows[t][0] for t in at])                    # steps x seats x k
+            xs.append(np.stack([x[:, g, :].mean(axis=1) for g in groups], axis=1))
+            progress.append([rows[t][1] for t in at])
+            ys.append(np.repeat(y_all[i][None, :], len(at), axis=0))
+            units.append(np.full(len(at), i))
+            steps.append(at / max(len(rows) - 1, 1))
+    return {"x": np.concatenate(xs), "y": np.concatenate(ys), "unit": np.concatenate(units),
+            "progress": np.concatenate(progress).astype(float), "step": np.concatenate(steps),
+            "features": list(kit.feature_names), "sides": [n for n, _ in outcome_groups(spec, players)]}
+
+
+def estimate(steps: dict) -> dict:
+    """The cross-fitted estimate of a sample (sample_steps), its Brier score and reliability, and the
+    shape measures of its units with one eventual winner (or loser)."""
+    probs, base = cross_fit(steps["x"], steps["y"], steps["unit"], steps["progress"])
+    score = brier(probs, base, steps["y"], steps["unit"])
+    units, single = [], 0
+    for u in np.unique(steps["unit"]):
+        m = steps["unit"] == u
+        y = steps["y"][m][0]
+        if y.max() < 1:                      # a shared win: no one eventual side to follow
+            continue
+        single += 1
+        units.append((probs[m], int(np.argmax(y))))
+    return {"brier": score, "reliability": reliability(probs, steps["y"]), "shape": shape_summary(units),
+            "followed": single, "sampled": int(np.unique(steps["unit"]).size), "probs": probs,
+            "features": steps["features"], "sides": steps["sides"]}
+
+
+def shape_of_run(config, records: np.ndarray, sample: int = SAMPLE, points: int = POINTS) -> dict:
+    """Everything above for one run's records (the report's section reads it)."""
+    spec, players = config.game, config.players
+    out = length_and_ends(records, spec, players)
+    out["orientation"] = orientation(spec, players)
+    steps = sample_steps(config, records, sample, points)
+    if steps is None:
+        out["skipped"] = f"{spec.title}'s kit declares no step features (GameKit.step_features)"
+    elif np.unique(steps["unit"]).size < 20:
+        out["skipped"] = f"only {np.unique(steps['unit']).size} decided units to fit the estimate on (20 at least)"
+    else:
+        out["estimate"] = estimate(steps)
+        out["points"] = points
+    return out
+
+
+def game_shape(game: str = "palace", policies=None, players: int | None = None, deals: int = 2000, seed: int = 0,
+               rules: dict | None = None, sample: int = SAMPLE, points: int = POINTS) -> dict:
+    """The shape of ``game`` for one line-up (a notebook's call): one run of ``deals`` units, then
+    shape_of_run on its records (see the module docstring)."""
+    from analyser.analyses.simulate import simulate
+    from analyser.engine.config import RunConfig
+
+    if sample < 20:
+        raise UserError(f"the estimate needs a sample of at least 20 units, not {sample}")
+    result = simulate(game, players=players, policies=policies, deals=deals, seed=seed, rules=rules,
+                      keep_records=True, progress=False)
+    config = RunConfig.build(game, players=players, policies=policies, deals=deals, seed=seed, rules=rules)
+    out = shape_of_run(config, result.records, sample, points)
+    out["meta"] = {**result.meta, "sample": sample, "points": points}
+    return out
