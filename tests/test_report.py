@@ -128,7 +128,7 @@ def test_a_fair_line_up_covers_the_fair_share(palace):
 
 def test_every_section_has_a_verdict_and_its_tables(palace):
     r, _ = palace
-    assert list(r.verdicts) == ["seats", "players", "rules", "policies"]
+    assert list(r.verdicts) == ["seats", "players", "rules", "policies", "shape"]
     assert list(r.player_counts["players"]) == [2, 3, 4]
     assert set(r.player_seats["players"]) == {2, 3, 4} and len(r.player_seats) == 9
     rules = r.rules
@@ -171,7 +171,7 @@ def test_metadata_in_the_report_and_its_json(palace):
     for needle in ("seed:** 1", f"numba {m['versions']['numba']}", "## 4. Policies", "(palace/seats.png)"):
         assert needle in text
     assert sorted(p.name for p in path.with_suffix("").iterdir()) == [
-        "head_to_head.png", "players.png", "policies.png", "rules.png", "seats.png"]
+        "head_to_head.png", "length.png", "players.png", "policies.png", "reliability.png", "rules.png", "seats.png"]
     assert r._repr_markdown_().startswith("# Balance report: Palace")
     assert "<li><b>Seats:</b>" in r._repr_html_() and "BalanceReport palace" in repr(r)
 
@@ -283,7 +283,7 @@ def test_the_toy_team_game(tmp_path):
     assert set(r.ratings["policy"]) == {"high", "random", "alternate"}
     assert "does not say who moved first" in (tmp_path / "hc.md").read_text()
     assert sorted(p.name for p in (tmp_path / "hc").iterdir()) == [
-        "head_to_head.png", "policies.png", "rules.png", "seats.png"]
+        "head_to_head.png", "length.png", "policies.png", "rules.png", "seats.png"]
 
 
 def test_a_nearly_constant_share_cannot_make_the_seat_test_overconfident():

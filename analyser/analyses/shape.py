@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyser.errors import UserError
+from analyser.games.kit import ended_by_cap
 from analyser.stats.effects import group_values, outcome_groups
 from analyser.stats.evaluator import brier, cross_fit, reliability
 from analyser.stats.shape import end_shares, length_summary, shape_summary
@@ -58,8 +59,8 @@ def length_and_ends(records: np.ndarray, spec, players: int) -> dict:
     kit = spec.kit() if spec.kit is not None else None
     done = ~records["aborted"].astype(bool)
     lengths = records["length"][done].astype(float)
-    ways = kit.end_ways(records, players) if kit is not None else \
-        ["aborted at the action cap" if a else "decided" for a in records["aborted"]]
+    declared = getattr(kit, "end_ways", None)           # a kit of its own (not a GameKit) may not say
+    ways = declared(records, players) if declared else [w or "decided" for w in ended_by_cap(records)]
     return {"length": length_summary(lengths), "lengths": lengths,
             "ends": end_shares(ways, getattr(kit, "end_order", ())), "units": int(records.size)}
 
@@ -73,7 +74,7 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
 
     spec, players = config.game, config.players
     kit = spec.kit() if spec.kit is not None else None
-    if kit is None or not kit.feature_names:
+    if not getattr(kit, "feature_names", ()):
         return None
     groups = [list(s) for _, s in outcome_groups(spec, players)]
     y_all = targets(records, spec, players)

@@ -159,14 +159,15 @@ def end_shares(labels, order=None) -> list[dict]:
 def support_entropy(weights, low=None, high=None, threshold: float = SUPPORT) -> dict:
     """An equilibrium mix's support (weights above ``threshold``) and entropy (bits; and as a share of
     the most a mix of this many policies can have, log2 k). With the weights' interval bounds, the
-    support's range: the policies certainly in (lower bound above) to those possibly in (upper bound above)."""
+    support's range: the policies certainly in (lower bound above; a mix has one at least) to those possibly
+    in (upper bound above)."""
     w = np.asarray(weights, float)
     inside = w[w > threshold]
     bits = float(-(inside * np.log2(inside)).sum()) if inside.size else 0.0
     out = {"support": int(inside.size), "entropy_bits": bits, "policies": int(w.size),
            "entropy_share": bits / math.log2(w.size) if w.size > 1 else 0.0}
     if low is not None and high is not None:
-        out["support_low"] = int(np.count_nonzero(np.asarray(low, float) > threshold))
+        out["support_low"] = max(1, int(np.count_nonzero(np.asarray(low, float) > threshold)))
         out["support_high"] = int(np.count_nonzero(np.asarray(high, float) > threshold))
     return out
 
