@@ -1,0 +1,86 @@
+"""The shape of a game (analyser.analyses.shape): each game's declared end ways and step features, whom the
+estimate follows, and an estimate that beats the base rate on a game played step by step."""
+import numpy as np
+import pytest
+
+from analyser.analyses import shape
+from analyser.analyses.report.markup import anchor, to_html
+from analyser.games.kit import ABORTED, DRAWN
+from analyser.games.registry import get_game
+
+
+def _records(game: str, n: int):
+    return np.zeros(n, get_game(game).record_dtype)
+
+
+def test_palace_ends_by_its_loser_seat():
+    rec = _records("palace", 3)
+    rec["loser"] = [2, 0, 1]
+    rec["aborted"][2] = True
+    kit = get_game("palace").kit()
+    assert kit.end_ways(rec, 3) == ["seat 2 the loser", "seat 0 the loser", ABORTED]
+    assert set(kit.end_ways(rec, 3)) <= set(kit.end_order)
+
+
+def test_enemy_anemone_ends_by_total_tiebreak_or_a_shared_win():
+    rec = _records("enemy_anemone", 3)
+    rec["win"][0, :3] = (1, 0, 0)
+    rec["win"][1, :3] = (0, 1, 0)
+    rec["tiebreak"][1] = True
+    rec["win"][2, :3] = (0.5, 0.5, 0)
+    kit = get_game("enemy_anemone").kit()
+    assert kit.end_ways(rec, 3) == list(kit.end_order[:3])
+
+
+def test_olenon_ends_by_its_score_in_rounds_and_spite_by_its_rounds():
+    rec = _records("olenon", 2)
+    rec["rounds_won"][0] = (2, 1, 2, 1)
+    rec["rounds_won"][1] = (0, 2, 0, 2)
+    kit = get_game("olenon").kit()
+    assert kit.end_ways(rec, 4) == ["won 2-1 in rounds", "won 2-0 in rounds"]
+    assert set(kit.end_ways(rec, 4)) <= set(kit.end_order)
+    rec = _records("spite_and_malice", 3)
+    rec["rounds"] = (1, 6, 2)
+    rec["draw"][2] = True
+    kit = get_game("spite_and_malice").kit()
+    assert kit.end_ways(rec, 2) == ["won in 1 round", "won in 4 or more rounds", DRAWN]
+
+
+def test_the_estimate_follows_the_loser_where_a_win_is_not_losing():
+    palace, olenon = get_game("palace"), get_game("olenon")
+    assert shape.orientation(palace, 4) == "loser" and shape.orientation(palace, 2) == "winner"
+    assert shape.orientation(olenon, 4) == "winner" and shape.orientation(get_game("enemy_anemone"), 4) == "winner"
+    rec = _records("palace", 2)
+    rec["win"][0, :3] = (1, 0, 1)
+    rec["aborted"][1] = True
+    assert shape.targets(rec, palace, 3).tolist() == [[0, 1, 0], [0, 0, 0]]
+    rec = _records("olenon", 1)
+    rec["win"][0] = (0, 1, 0, 1)
+    assert shape.targets(rec, olenon, 4).tolist() == [[0, 1]]       # teams are the sides
+
+
+def test_links_of_the_glance_reach_the_page_headings():
+    html = to_html(["## 5. Shape of a game", "", f"- see [shape](#{anchor('5. Shape of a game')})"])
+    assert '<h2 id="5-shape-of-a-game">' in html and '<a href="#5-shape-of-a-game">shape</a>' in html
+    assert "<a " not in to_html(["![a figure](x.png)"])
+
+
+@pytest.fixture(scope="module")
+def olenon():
+    return shape.game_shape("olenon", deals=240, seed=2, sample=120, points=25)
+
+
+def test_the_estimate_beats_the_base_rate_and_its_measures_are_in_range(olenon):
+    """Olenon, played step by step: the out-of-sample estimate's Brier score is below the base rate's
+    (the gain's interval excludes 0), its reliability bins cover every prediction, and the measures
+    are where they can be."""
+    e = olenon["estimate"]
+    assert e["brier"]["gain_ci_low"] > 0 and e["brier"]["brier"] < e["brier"]["base"]
+    assert sum(r["predictions"] for r in e["reliability"]) == e["probs"].size
+    assert e["sampled"] == 120 and e["features"] == list(get_game("olenon").kit().feature_names)
+    s = e["shape"]
+    assert 0 < s["decisive"]["mean"] <= 1 and 0 <= s["comeback"]["low"] <= s["comeback"]["high"] <= 1
+    assert s["lead_changes"]["mean"] >= 0 and 0 <= s["drama"]["mean"] < 0.5
+    q = [r["length"] for r in olenon["length"]["quantiles"]]
+    assert q == sorted(q) and olenon["length"]["min"] <= q[0]
+    assert sum(w["units"] for w in olenon["ends"]) == 240
