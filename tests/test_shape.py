@@ -84,3 +84,14 @@ def test_the_estimate_beats_the_base_rate_and_its_measures_are_in_range(olenon):
     q = [r["length"] for r in olenon["length"]["quantiles"]]
     assert q == sorted(q) and olenon["length"]["min"] <= q[0]
     assert sum(w["units"] for w in olenon["ends"]) == 240
+
+
+def test_the_glance_reads_relative_skill_when_the_report_has_it():
+    from analyser.analyses.report.model import BalanceReport
+    from analyser.analyses.report.shape_section import glance_lines
+
+    r = BalanceReport({"sections": ["skill"], "unit": "game"})
+    assert glance_lines(r) == []
+    r.parts["skill"] = {"relative": {"rs": 0.62, "ci_low": 0.55, "ci_high": 0.70}}
+    (line,) = glance_lines(r)
+    assert "relative skill 0.62 [0.55, 0.70]" in line and "(#1-skill" in line

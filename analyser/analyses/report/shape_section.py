@@ -172,23 +172,22 @@ def dominant_text(s: dict) -> str:
 # ---------------------------------------------------------------------- at a glance
 
 def _link(report, key: str) -> str:
+    """A link to section ``key`` by its numbered heading (template.body_lines numbers them in order)."""
+    title = TITLES.get(key, key.capitalize())
     index = report.meta["sections"].index(key) + 1
-    return f"[{TITLES[key].lower()}](#{anchor(f'{index}. {TITLES[key]}')})"
+    return f"[{title.lower()}](#{anchor(f'{index}. {title}')})"
 
 
 def skill_numbers(report) -> dict | None:
-    """The "Skill and luck" section's relative skill (mean, low, high), when the report has one."""
+    """The "Skill and luck" section's relative skill RS with its interval (analyses.skill's ``relative``:
+    rs, ci_low, ci_high), when the report has the section; None otherwise."""
     part = report.parts.get("skill")
-    if not part:
+    if part is None:
         return None
-    for key in ("rs", "relative_skill"):
-        v = part.get(key)
-        if isinstance(v, dict):
-            mean = v.get("mean", v.get("estimate", v.get("rs")))
-            low, high = v.get("low", v.get("ci_low")), v.get("high", v.get("ci_high"))
-            if not missing(mean):
-                return {"mean": mean, "low": low, "high": high}
-    return None
+    relative = part.get("relative", part) if isinstance(part, dict) else getattr(part, "relative", None)
+    if not isinstance(relative, dict) or missing(relative.get("rs")):
+        return None
+    return {"mean": relative["rs"], "low": relative.get("ci_low"), "high": relative.get("ci_high")}
 
 
 def glance_lines(report) -> list[str]:
