@@ -83,19 +83,39 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
     xs, ys, units, progress, steps = [], [], [], [], []
     with quiet_first_class():
         for i in chosen:
-            rows = [kit.step_features(p) for p in kit.play(config.seed, int(records["unit"][i]), players,
-                                                            runner.settings, runner.fns, runner.params,
-                                                            runner.streams)]
-            at = np.unique(np.round(np.linspace(0, len(rows) - 1, points)).astype(int))
-            x = np.stack([rows[t][0] for t in at])                    # steps x seats x k
+            n, kept = read_steps(kit, kit.play(config.seed, int(records["unit"][i]), players, runner.settings,
+                                               runner.fns, runner.params, runner.streams), points)
+            at = sorted(kept)
+            at = [at[j] for j in np.unique(np.round(np.linspace(0, len(at) - 1, points)).astype(int))]
+            rows = [kept[t] for t in at]
+            at = np.array(at)
+            x = np.stack([r[0] for r in rows])                        # steps x seats x k
             xs.append(np.stack([x[:, g, :].mean(axis=1) for g in groups], axis=1))
-            progress.append([rows[t][1] for t in at])
+            progress.append([r[1] for r in rows])
             ys.append(np.repeat(y_all[i][None, :], len(at), axis=0))
             units.append(np.full(len(at), i))
-            steps.append(at / max(len(rows) - 1, 1))
+            steps.append(at / max(n - 1, 1))
     return {"x": np.concatenate(xs), "y": np.concatenate(ys), "unit": np.concatenate(units),
             "progress": np.concatenate(progress).astype(float), "step": np.concatenate(steps),
             "features": list(kit.feature_names), "sides": [n for n, _ in outcome_groups(spec, players)]}
+
+
+def read_steps(kit, positions, points: int) -> tuple[int, dict]:
+    """``(n, {step: features})``: a unit's positions counted and the features read at evenly spaced
+    steps (every k-th, k doubling whenever more than 2 x ``points`` are kept, so a match of thousands of
+    moves costs a few hundred reads) and at the last. The features are read as the position is yielded
+    (a kit's position may be live); the last is read once the unit is over."""
+    kept, k, n, last = {}, 1, 0, None
+    for n, position in enumerate(positions, 1):
+        last = position
+        if (n - 1) % k == 0:
+            kept[n - 1] = kit.step_features(position)
+            if len(kept) > 2 * points:
+                k *= 2
+                kept = {t: v for t, v in kept.items() if t % k == 0}
+    if n and n - 1 not in kept:
+        kept[n - 1] = kit.step_features(last)
+    return n, kept
 
 
 def estimate(steps: dict) -> dict:
@@ -110,7 +130,7 @@ def estimate(steps: dict) -> dict:
         if y.max() < 1:                      # a shared win: no one eventual side to follow
             continue
         single += 1
-        units.append((probs[m], int(np.argmax(y))))
+        units.append((probs[m], int(np.argmax(y)), steps["step"][m]))
     return {"brier": score, "reliability": reliability(probs, steps["y"]), "shape": shape_summary(units),
             "followed": single, "sampled": int(np.unique(steps["unit"]).size), "probs": probs,
             "features": steps["features"], "sides": steps["sides"]}

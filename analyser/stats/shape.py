@@ -51,19 +51,27 @@ def lead_changes(probs: np.ndarray) -> int:
     return int(np.count_nonzero(lead[1:] != lead[:-1]))
 
 
-def comeback(probs: np.ndarray, winner: int) -> float:
-    """1.0 when the half-time leader was not the eventual one, 0.0 when it was, NaN with no half-time leader."""
-    lead = leaders(probs)[len(probs) // 2]
+def _at(probs, at) -> np.ndarray:
+    """Each row's share of the unit: ``at`` as given, else evenly spaced from 0 to 1."""
+    n = len(probs)
+    return np.asarray(at, float) if at is not None else np.arange(n) / max(n - 1, 1)
+
+
+def comeback(probs: np.ndarray, winner: int, at=None) -> float:
+    """1.0 when the half-time leader (at the row nearest halfway, ``at`` each row's share of the unit)
+    was not the eventual one, 0.0 when it was, NaN with no half-time leader."""
+    lead = leaders(probs)[int(np.argmin(np.abs(_at(probs, at) - 0.5)))]
     return math.nan if lead < 0 else float(lead != winner)
 
 
-def decisive_point(probs: np.ndarray, winner: int, threshold: float = DECISIVE) -> float:
+def decisive_point(probs: np.ndarray, winner: int, threshold: float = DECISIVE, at=None) -> float:
     """The share of the unit after which the eventual one's chance stays above ``threshold``
-    (the steps evenly spaced: step i of n is i / (n - 1)); 1.0 when its chance is not above it at the end."""
+    (``at``: each row's share of the unit; by default evenly spaced, row i of n at i / (n - 1));
+    1.0 when its chance is not above it at the end."""
     p = np.asarray(probs, float)[:, winner]
     below = np.flatnonzero(p <= threshold)
     first = 0 if below.size == 0 else int(below[-1]) + 1
-    return 1.0 if first >= p.size else first / max(p.size - 1, 1)
+    return 1.0 if first >= p.size else float(_at(probs, at)[first])
 
 
 def drama(probs: np.ndarray, winner: int) -> float:
@@ -72,17 +80,17 @@ def drama(probs: np.ndarray, winner: int) -> float:
     return float(np.mean(p.max(axis=1) - p[:, winner]))
 
 
-def unit_shape(probs: np.ndarray, winner: int) -> dict:
-    """The four measures of one unit."""
-    return {"lead_changes": lead_changes(probs), "comeback": comeback(probs, winner),
-            "decisive": decisive_point(probs, winner), "drama": drama(probs, winner)}
+def unit_shape(probs: np.ndarray, winner: int, at=None) -> dict:
+    """The four measures of one unit (``at``: each row's share of the unit, evenly spaced by default)."""
+    return {"lead_changes": lead_changes(probs), "comeback": comeback(probs, winner, at),
+            "decisive": decisive_point(probs, winner, at=at), "drama": drama(probs, winner)}
 
 
-def shape_summary(units: list[tuple[np.ndarray, int]]) -> dict:
-    """Means over units of the four measures with 95% intervals: lead changes (normal, floored),
-    the comeback rate (Wilson over the units with a half-time leader), the decisive point and drama
-    (within [0, 1]); ``per_unit``: the values themselves."""
-    rows = [unit_shape(p, w) for p, w in units]
+def shape_summary(units: list[tuple]) -> dict:
+    """Means over units, each ``(probs, winner)`` or ``(probs, winner, at)``, of the four measures with 95%
+    intervals: lead changes (normal, floored), the comeback rate (Wilson over the units with a half-time
+    leader), the decisive point and drama (within [0, 1]); ``per_unit``: the values themselves."""
+    rows = [unit_shape(*u) for u in units]
     out = {"units": len(rows), "per_unit": rows}
     for key, bounds in (("lead_changes", None), ("decisive", (0.0, 1.0)), ("drama", (0.0, 1.0))):
         v = values_ci(np.array([r[key] for r in rows], float), bounds=bounds)

@@ -65,6 +65,8 @@ def test_decisive_point_and_drama():
     assert shape.decisive_point(p, 0) == pytest.approx(4 / 5)
     assert shape.decisive_point(p, 1) == 1.0
     assert shape.drama(p, 0) == pytest.approx(0.4 / 6)
+    at = [0, 0.1, 0.2, 0.3, 0.7, 1.0]                  # rows not evenly spaced: their own shares
+    assert shape.decisive_point(p, 0, at=at) == 0.7 and shape.comeback(p, 1, at) == 1.0
     assert shape.lead_changes(p) == 1             # the level start is no leader: B, then A
 
 
