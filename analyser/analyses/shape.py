@@ -28,7 +28,7 @@ import numpy as np
 from analyser.errors import UserError
 from analyser.games.kit import ended_by_cap
 from analyser.stats.effects import group_values, outcome_groups
-from analyser.stats.evaluator import brier, cross_fit, reliability
+from analyser.stats.evaluator import Evaluator, brier, cross_fit, reliability
 from analyser.stats.shape import end_shares, length_summary, shape_summary
 
 SAMPLE = 300           # units played again step by step for the estimate
@@ -76,7 +76,6 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
     kit = spec.kit() if spec.kit is not None else None
     if not getattr(kit, "feature_names", ()):
         return None
-    groups = [list(s) for _, s in outcome_groups(spec, players)]
     y_all = targets(records, spec, players)
     chosen = np.flatnonzero(y_all.sum(axis=1) > 0)[:sample]
     runner = ChunkRunner(config)
@@ -89,8 +88,7 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
             at = [at[j] for j in np.unique(np.round(np.linspace(0, len(at) - 1, points)).astype(int))]
             rows = [kept[t] for t in at]
             at = np.array(at)
-            x = np.stack([r[0] for r in rows])                        # steps x seats x k
-            xs.append(np.stack([x[:, g, :].mean(axis=1) for g in groups], axis=1))
+            xs.append(group_features(np.stack([r[0] for r in rows]), spec, players))
             progress.append([r[1] for r in rows])
             ys.append(np.repeat(y_all[i][None, :], len(at), axis=0))
             units.append(np.full(len(at), i))
@@ -98,6 +96,11 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
     return {"x": np.concatenate(xs), "y": np.concatenate(ys), "unit": np.concatenate(units),
             "progress": np.concatenate(progress).astype(float), "step": np.concatenate(steps),
             "features": list(kit.feature_names), "sides": [n for n, _ in outcome_groups(spec, players)]}
+
+
+def group_features(x: np.ndarray, spec, players: int) -> np.ndarray:
+    """Features per seat (..., seats, k) as features per side: a team's the mean of its seats'."""
+    return np.stack([x[..., list(seats), :].mean(axis=-2) for _, seats in outcome_groups(spec, players)], axis=-2)
 
 
 def read_steps(kit, positions, points: int) -> tuple[int, dict]:
@@ -122,6 +125,8 @@ def estimate(steps: dict) -> dict:
     """The cross-fitted estimate of a sample (sample_steps), its Brier score and reliability, and the
     shape measures of its units with one eventual winner (or loser)."""
     probs, base = cross_fit(steps["x"], steps["y"], steps["unit"], steps["progress"])
+    _, inverse, counts = np.unique(steps["unit"], return_inverse=True, return_counts=True)
+    model = Evaluator.fit(steps["x"], steps["y"], 1.0 / counts[inverse], steps["progress"])   # on every unit
     score = brier(probs, base, steps["y"], steps["unit"])
     units, single = [], 0
     for u in np.unique(steps["unit"]):
@@ -132,12 +137,15 @@ def estimate(steps: dict) -> dict:
         single += 1
         units.append((probs[m], int(np.argmax(y)), steps["step"][m]))
     return {"brier": score, "reliability": reliability(probs, steps["y"]), "shape": shape_summary(units),
-            "followed": single, "sampled": int(np.unique(steps["unit"]).size), "probs": probs,
+            "followed": single, "sampled": int(np.unique(steps["unit"]).size), "probs": probs, "model": model,
+            "last": int(steps["unit"].max()),
             "features": steps["features"], "sides": steps["sides"]}
 
 
-def shape_of_run(config, records: np.ndarray, sample: int = SAMPLE, points: int = POINTS) -> dict:
-    """Everything above for one run's records (the report's section reads it)."""
+def shape_of_run(config, records: np.ndarray, sample: int = SAMPLE, points: int = POINTS,
+                 check: bool = False) -> dict:
+    """Everything above for one run's records (the report's section reads it); ``check``: also the
+    estimate against rollouts on units after its sample (analyser.analyses.shape_check)."""
     spec, players = config.game, config.players
     out = length_and_ends(records, spec, players)
     out["orientation"] = orientation(spec, players)
@@ -149,13 +157,17 @@ def shape_of_run(config, records: np.ndarray, sample: int = SAMPLE, points: int 
     else:
         out["estimate"] = estimate(steps)
         out["points"] = points
+        if check:
+            from analyser.analyses.shape_check import rollout_check
+
+            out["check"] = rollout_check(config, records, out["estimate"]["model"], out["estimate"]["last"])
     return out
 
 
 def game_shape(game: str = "palace", policies=None, players: int | None = None, deals: int = 2000, seed: int = 0,
-               rules: dict | None = None, sample: int = SAMPLE, points: int = POINTS) -> dict:
+               rules: dict | None = None, sample: int = SAMPLE, points: int = POINTS, check: bool = False) -> dict:
     """The shape of ``game`` for one line-up (a notebook's call): one run of ``deals`` units, then
-    shape_of_run on its records (see the module docstring)."""
+    shape_of_run on its records (see the module docstring; ``check``: the rollout check too)."""
     from analyser.analyses.simulate import simulate
     from analyser.engine.config import RunConfig
 
@@ -164,6 +176,6 @@ def game_shape(game: str = "palace", policies=None, players: int | None = None, 
     result = simulate(game, players=players, policies=policies, deals=deals, seed=seed, rules=rules,
                       keep_records=True, progress=False)
     config = RunConfig.build(game, players=players, policies=policies, deals=deals, seed=seed, rules=rules)
-    out = shape_of_run(config, result.records, sample, points)
+    out = shape_of_run(config, result.records, sample, points, check)
     out["meta"] = {**result.meta, "sample": sample, "points": points}
     return out

@@ -372,7 +372,7 @@ def _shape(report: BalanceReport, ctx: dict) -> None:
     """Length, ends and the per-step estimate, from the line-up's run as given (its first arrangement)."""
     config = ctx["config"]
     run = _lineup_runs(ctx, config.players)[0]
-    report.parts["shape"] = shape_section.build(run.records, config, SHAPE_SAMPLE, SHAPE_POINTS)
+    report.parts["shape"] = shape_section.build(run.records, config, SHAPE_SAMPLE, SHAPE_POINTS, SHAPE_CHECK)
     report.meta["ran"]["shape"] = {"run": ", ".join(run.meta["policies"]), "deals": ctx["count"],
                                    "sample": SHAPE_SAMPLE, "points": SHAPE_POINTS,
                                    "orientation": report.parts["shape"]["orientation"]}
@@ -380,6 +380,7 @@ def _shape(report: BalanceReport, ctx: dict) -> None:
 
 SHAPE_SAMPLE = 300             # units played again step by step for the shape section's estimate
 SHAPE_POINTS = 40              # steps of each read
+SHAPE_CHECK = True             # and the estimate checked against rollouts on 30 other units (analyses.shape_check)
 BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies, "shape": _shape}
 FDR_TEXT = ("Benjamini-Hochberg over every test the report made (each seat test and first-mover test, per "
             "player count, every rule value x quantity: the first mover's share, each seat's or team's share, "

@@ -24,10 +24,10 @@ SAMPLE_NOTE = ("the estimate is fitted on the first {sample} decided {units} of 
 
 # ---------------------------------------------------------------------- building
 
-def build(records, config, sample: int, points: int) -> dict:
+def build(records, config, sample: int, points: int, check: bool) -> dict:
     from analyser.analyses.shape import shape_of_run
 
-    part = shape_of_run(config, records, sample, points)
+    part = shape_of_run(config, records, sample, points, check)
     part["sample"] = sample
     return part
 
@@ -124,6 +124,7 @@ def text_lines(report, figures: dict) -> list[str]:
                        [[r["bin"], f"{r['predictions']:,}", pc(r["predicted"]), pc(r["observed"]),
                          interval(r["ci_low"], r["ci_high"])] for r in est["reliability"]]), ""]
     lines += _figure(figures, "reliability", "reliability of the per-step estimate")
+    lines += check_lines(part.get("check"), m["unit"])
     one = _one(part)
     lines += ["", f"What the estimate shows, over the {s['units']:,} {plural(m['unit'])} with one {one} "
                   f"(of {est['sampled']:,} sampled):", "",
@@ -140,6 +141,18 @@ def text_lines(report, figures: dict) -> list[str]:
                                                                   lambda x: num(x, 3)),
                    f"mean shortfall of the {one}'s chance below the leader's"]], {1, 2}), ""]
     return lines
+
+
+def check_lines(c: dict | None, unit: str) -> list[str]:
+    """The estimate against rollouts (analyses.shape_check), where the report made the check."""
+    if not c:
+        return []
+    return ["", f"Checked against rollouts on {c['units']} other {plural(unit)} ({c['steps']} steps, {c['worlds']} "
+                f"play-outs each: the line-up playing on, the cards no seat sees shuffled, every hand known, so "
+                f"the rollouts know more than a seat): Brier {num(c['brier_rollout'], 4)} for the rollouts against "
+                f"{num(c['brier_cheap'], 4)} for this estimate there, {num(c['gain'], 4, True)} "
+                f"{interval(c['gain_ci_low'], c['gain_ci_high'], lambda x: num(x, 4, True))} in the rollouts' "
+                f"favour; the two differ by {pc(c['mean_abs_difference'])} of chance per side and step on average."]
 
 
 def _figure(figures: dict, name: str, alt: str) -> list[str]:
@@ -241,8 +254,9 @@ def glance_lines(report) -> list[str]:
 def to_json(part: dict) -> dict:
     est = part.get("estimate")
     out = {k: part[k] for k in ("length", "ends", "units", "orientation", "sample") if k in part}
-    if "skipped" in part:
-        out["skipped"] = part["skipped"]
+    for key in ("skipped", "check"):
+        if part.get(key) is not None:
+            out[key] = part[key]
     if est is not None:
         out["estimate"] = {"brier": est["brier"], "reliability": est["reliability"], "features": est["features"],
                            "sides": est["sides"], "sampled": est["sampled"], "followed": est["followed"],
