@@ -57,12 +57,7 @@ def _one(part: dict) -> str:
 
 def verdict(report) -> str:
     m, part = report.meta, report.parts["shape"]
-    length = part["length"]
-    q = {r["quantile"]: r for r in length["quantiles"]}
-    unit = m["unit"]
-    text = (f"A {unit} runs {num(q[0.5]['length'], 0)} {m['length']} at the median "
-            f"{interval(q[0.5]['ci_low'], q[0.5]['ci_high'], lambda x: num(x, 0))} (10% of {plural(unit)} "
-            f"under {num(q[0.1]['length'], 0)}, 10% over {num(q[0.9]['length'], 0)})")
+    text = length_text(part["length"], m)
     ends = part["ends"]
     if ends:
         top = ends[0]
@@ -71,9 +66,22 @@ def verdict(report) -> str:
     if est is None:
         return text + f". No per-step estimate: {part['skipped']}."
     b, s = est["brier"], est["shape"]
-    return text + (f". The per-step estimate beats the base rate (Brier {num(b['brier'], 3)} against "
+    judged = "beats" if b["gain_ci_low"] > 0 else "is worse than" if b["gain_ci_high"] < 0 else \
+        "does not clearly beat"
+    return text + (f". The per-step estimate {judged} the base rate (Brier {num(b['brier'], 3)} against "
                    f"{num(b['base'], 3)}, skill {pc(b['skill'])}); by it the {_one(part)} "
                    + _measures(s, part) + ".")
+
+
+def length_text(length: dict, m: dict) -> str:
+    """How long a unit runs: its median with its interval and the 10% and 90% quantiles, or its one length."""
+    q = {r["quantile"]: r for r in length["quantiles"]}
+    unit = m["unit"]
+    if length["min"] == length["max"]:
+        return f"Every {unit} runs {num(length['min'], 0)} {m['length']}, as the rules fix it"
+    return (f"A {unit} runs {num(q[0.5]['length'], 0)} {m['length']} at the median "
+            f"{interval(q[0.5]['ci_low'], q[0.5]['ci_high'], lambda x: num(x, 0))} (10% of {plural(unit)} "
+            f"under {num(q[0.1]['length'], 0)}, 10% over {num(q[0.9]['length'], 0)})")
 
 
 def _measures(s: dict, part: dict) -> str:
@@ -223,10 +231,7 @@ def glance_lines(report) -> list[str]:
                    f"skill) ({_link(report, 'skill')}).")
     if "shape" in p:
         part = p["shape"]
-        q = {r["quantile"]: r for r in part["length"]["quantiles"]}
-        out.append(f"A {m['unit']} lasts {num(q[0.5]['length'], 0)} {m['length']} at the median "
-                   f"{interval(q[0.5]['ci_low'], q[0.5]['ci_high'], lambda x: num(x, 0))}, 80% of them between "
-                   f"{num(q[0.1]['length'], 0)} and {num(q[0.9]['length'], 0)} ({_link(report, 'shape')}).")
+        out.append(f"{length_text(part['length'], m)} ({_link(report, 'shape')}).")
         if part["ends"]:
             top = part["ends"][0]
             out.append(f"The most common end is {top['way']}: {pc(top['share'])} "
@@ -239,7 +244,11 @@ def glance_lines(report) -> list[str]:
         pol = p["policies"]
         s = pol.get("strategy") or {}
         if s.get("dominant"):
-            beat = f"{s['dominant']} dominates: it beats every other policy head to head (FDR 5%)"
+            beat = f"the strategy to beat is {s['dominant']}: it dominates, beating every other policy head to head " \
+                   f"(FDR 5%)"
+        elif len(s.get("mix") or ()) == 1:
+            beat = f"the strategy to beat is {next(iter(s['mix']))}, the equilibrium's one policy (it dominates " \
+                   f"no other at FDR 5%)"
         elif s.get("mix"):
             beat = "the strategy to beat is the equilibrium mix " + ", ".join(
                 f"{k} {pc(v, 0)}" for k, v in sorted(s["mix"].items(), key=lambda kv: -kv[1]))
