@@ -103,7 +103,7 @@ class OlenonKit(RecordsKit):
     position = OlenonPosition
     fixed_policy = "shed"
     feature_names = ("team rounds won", "log cards in hand", "log cards of the team's shorter hand")
-    end_order = tuple(f"won {w}-{lost} in rounds" for w in range(1, 6) for lost in range(w)) + (ABORTED,)
+    end_order = tuple(f"a {w}-{lost} win in rounds" for w in range(1, 6) for lost in range(w)) + (ABORTED,)
 
     def step_features(self, position):
         """Each seat's team rounds won, its cards in hand and its team's shorter hand (a partner going
@@ -118,8 +118,8 @@ class OlenonKit(RecordsKit):
         return np.stack([rounds, np.log1p(hand), np.log1p(shorter)], 1), float(np.clip(done, 0.0, 1.0))
 
     def end_ways(self, records, players):
-        """The match's score in rounds (won 2-0, won 2-1), or aborted."""
-        return [way or f"won {int(r['rounds_won'][:players].max())}-{int(r['rounds_won'][:players].min())} in "
+        """The match's score in rounds (a 2-0 win, a 2-1 win), or aborted."""
+        return [way or f"a {int(r['rounds_won'][:players].max())}-{int(r['rounds_won'][:players].min())} win in "
                        f"rounds" for way, r in zip(ended_by_cap(records), records, strict=True)]
 
     def cases(self, game):

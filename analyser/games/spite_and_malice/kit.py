@@ -131,7 +131,8 @@ class SpiteKit(RecordsKit):
     position = SpitePosition
     fixed_policy = "builder"
     feature_names = ("match points", "log payoff cards left", "payoff top")
-    end_order = ("won in 1 round", "won in 2 rounds", "won in 3 rounds", "won in 4 or more rounds", DRAWN, ABORTED)
+    end_order = ("a win in 1 round", "a win in 2 rounds", "a win in 3 rounds", "a win in 4 or more rounds", DRAWN,
+                 ABORTED)
 
     def step_features(self, position):
         """Each seat's match points (as a share of the target), its payoff cards left (the round is won
