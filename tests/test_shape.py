@@ -104,3 +104,25 @@ def test_rollouts_that_see_every_hand_judge_olenon_better_than_the_cheap_estimat
     assert c["units"] == 30 and 30 < c["steps"] <= 180 and c["worlds"] == 64
     assert c["gain_ci_low"] > 0 and c["brier_rollout"] < c["brier_cheap"]
     assert 0 < c["mean_abs_difference"] < 1
+
+
+def test_a_policy_that_beats_every_other_is_called_dominant():
+    """The strategy lines read the policies section's pairs with their adjusted p-values: one policy
+    ahead of both others, each pair significant, dominates; the equilibrium's support and entropy."""
+    import pandas as pd
+
+    from analyser.analyses.report.model import BalanceReport
+    from analyser.analyses.report.shape_section import strategy, strategy_lines
+
+    pairs = pd.DataFrame({"a": ["x", "x", "y"], "b": ["y", "z", "z"], "win_diff": [0.1, 0.2, -0.05],
+                          "p_adjusted": [0.01, 0.001, 0.3]})
+    eq = pd.DataFrame({"policy": ["x", "y", "z"], "weight": [1.0, 0.0, 0.0], "weight_ci_low": [0.8, 0, 0],
+                       "weight_ci_high": [1.0, 0.2, 0.0]})
+    r = BalanceReport({"sections": ["policies"]})
+    r.parts["policies"] = {"ratings": pd.DataFrame({"policy": ["x", "y", "z"]}), "pairs": pairs, "equilibrium": eq}
+    s = strategy(r)
+    assert s["dominant"] == "x" and (s["support"], s["support_low"], s["support_high"]) == (1, 1, 2)
+    lines = " ".join(strategy_lines(r.parts["policies"]))
+    assert s["entropy_bits"] == 0 and "Dominant strategy: x beats every other" in lines
+    pairs.loc[1, "p_adjusted"] = 0.2
+    assert strategy(r)["dominant"] is None
