@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyser.errors import UserError
-from analyser.games.kit import ended_by_cap
+from analyser.games.kit import DECIDED, ended_by_cap
 from analyser.stats.effects import group_values, outcome_groups
 from analyser.stats.evaluator import Evaluator, brier, cross_fit, reliability
 from analyser.stats.shape import end_shares, length_summary, shape_summary
@@ -60,7 +60,7 @@ def length_and_ends(records: np.ndarray, spec, players: int) -> dict:
     done = ~records["aborted"].astype(bool)
     lengths = records["length"][done].astype(float)
     declared = getattr(kit, "end_ways", None)           # a kit of its own (not a GameKit) may not say
-    ways = declared(records, players) if declared else [w or "decided" for w in ended_by_cap(records)]
+    ways = declared(records, players) if declared else ended_by_cap(records, np.full(records.size, DECIDED, object))
     return {"length": length_summary(lengths), "lengths": lengths,
             "ends": end_shares(ways, getattr(kit, "end_order", ())), "units": int(records.size)}
 

@@ -119,18 +119,22 @@ class GameKit(ABC):
         the unit has gone by what the position shows, 0 to 1 (never by its future, as the unit's length)."""
         raise NotImplementedError
 
-    def end_ways(self, records: np.ndarray, players: int) -> list[str]:
-        """How each record's unit ended, in words (``end_order``'s): by default aborted at the cap,
-        drawn, or decided; a game names its own ways (ended_by_cap keeps the first two)."""
-        return [way or "decided" for way in ended_by_cap(records)]
+    def end_ways(self, records: np.ndarray, players: int) -> np.ndarray:
+        """How each record's unit ended, in words (``end_order``'s), one a record: by default aborted at
+        the cap, drawn, or decided; a game names its own ways of being decided (ended_by_cap)."""
+        return ended_by_cap(records, np.full(records.size, DECIDED, object))
 
 
-ABORTED, DRAWN = "aborted at the action cap", "drawn"
+ABORTED, DRAWN, DECIDED = "aborted at the action cap", "drawn", "decided"
 
 
-def ended_by_cap(records: np.ndarray) -> list[str | None]:
-    """Per record: ABORTED, DRAWN (no winner) or None (the game says how it was decided)."""
-    return [ABORTED if r["aborted"] else DRAWN if r["draw"] else None for r in records]
+def ended_by_cap(records: np.ndarray, decided) -> np.ndarray:
+    """Per record: ABORTED, DRAWN (no winner), else its word of ``decided`` (one a record: how the game
+    says it was decided)."""
+    out = np.array(decided, dtype=object)
+    out[records["draw"].astype(bool)] = DRAWN
+    out[records["aborted"].astype(bool)] = ABORTED
+    return out
 
 
 class RolloutKit:

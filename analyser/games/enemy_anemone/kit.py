@@ -112,12 +112,9 @@ class AnemoneKit(RecordsKit):
 
     def end_ways(self, records, players):
         """The highest total alone, a tie broken by tokens, a win still shared, or aborted."""
-        out = []
-        for way, r in zip(ended_by_cap(records), records, strict=True):
-            shared = int(np.count_nonzero(r["win"][:players] > 0)) > 1
-            out.append(way or (self.end_order[2] if shared else self.end_order[1] if r["tiebreak"] else
-                               self.end_order[0]))
-        return out
+        shared = np.count_nonzero(records["win"][:, :players] > 0, axis=1) > 1
+        ways = np.array(self.end_order, dtype=object)
+        return ended_by_cap(records, ways[np.where(shared, 2, np.where(records["tiebreak"], 1, 0))])
 
     def cases(self, game):
         return [(2, {}), (3, {"next_leader": "lowest"}), (4, {}), (5, {"catchup": "total"}),

@@ -118,9 +118,12 @@ class OlenonKit(RecordsKit):
         return np.stack([rounds, np.log1p(hand), np.log1p(shorter)], 1), float(np.clip(done, 0.0, 1.0))
 
     def end_ways(self, records, players):
-        """The match's score in rounds (a 2-0 win, a 2-1 win), or aborted."""
-        return [way or f"a {int(r['rounds_won'][:players].max())}-{int(r['rounds_won'][:players].min())} win in "
-                       f"rounds" for way, r in zip(ended_by_cap(records), records, strict=True)]
+        """The match's score in rounds (a 2-0 win, a 2-1 win: end_order lists w-l at w (w - 1) / 2 + l), or
+        aborted."""
+        won = records["rounds_won"][:, :players].astype(np.int64)
+        w, lost = won.max(axis=1), won.min(axis=1)
+        ways = np.array(self.end_order[:-1], dtype=object)
+        return ended_by_cap(records, ways[np.clip(w * (w - 1) // 2 + lost, 0, ways.size - 1)])
 
     def cases(self, game):
         # the first and the last case get the hidden-information check: talk=none, where hands are hidden

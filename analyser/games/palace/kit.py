@@ -102,8 +102,8 @@ class PalaceKit(RecordsKit):
 
     def end_ways(self, records, players):
         """The loser's seat, or aborted at the cap."""
-        return [way or f"seat {int(r['loser'])} the loser" for way, r in zip(ended_by_cap(records), records,
-                                                                             strict=True)]
+        names = np.array(self.end_order[:-1], dtype=object)
+        return ended_by_cap(records, names[np.clip(records["loser"], 0, names.size - 1)])
 
     def cases(self, game):
         return [(2, {}), (3, {"ten_on_anything": 1}), (4, {}), (4, {"short_game": 1}),

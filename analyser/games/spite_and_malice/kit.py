@@ -145,8 +145,8 @@ class SpiteKit(RecordsKit):
 
     def end_ways(self, records, players):
         """The rounds the match took (1, 2, 3, 4 or more), drawn, or aborted."""
-        return [way or self.end_order[min(int(r["rounds"]), 4) - 1]
-                for way, r in zip(ended_by_cap(records), records, strict=True)]
+        ways = np.array(self.end_order[:4], dtype=object)
+        return ended_by_cap(records, ways[np.clip(records["rounds"], 1, 4) - 1])
 
     def cases(self, game):
         # small payoff piles, targets or round limits keep the kit fast; random play ends its matches
