@@ -7,6 +7,7 @@ from analyser.analyses import shape
 from analyser.analyses.report.markup import anchor, to_html
 from analyser.games.kit import ABORTED, DRAWN
 from analyser.games.registry import get_game
+from analyser.stats import sides
 
 
 def _records(game: str, n: int):
@@ -48,15 +49,15 @@ def test_olenon_ends_by_its_score_in_rounds_and_spite_by_its_rounds():
 
 def test_the_estimate_follows_the_loser_where_a_win_is_not_losing():
     palace, olenon = get_game("palace"), get_game("olenon")
-    assert shape.orientation(palace, 4) == "loser" and shape.orientation(palace, 2) == "winner"
-    assert shape.orientation(olenon, 4) == "winner" and shape.orientation(get_game("enemy_anemone"), 4) == "winner"
+    assert sides.orientation(palace, 4) == "loser" and sides.orientation(palace, 2) == "winner"
+    assert sides.orientation(olenon, 4) == "winner" and sides.orientation(get_game("enemy_anemone"), 4) == "winner"
     rec = _records("palace", 2)
     rec["win"][0, :3] = (1, 0, 1)
     rec["aborted"][1] = True
-    assert shape.targets(rec, palace, 3).tolist() == [[0, 1, 0], [0, 0, 0]]
+    assert sides.targets(rec, palace, 3).tolist() == [[0, 1, 0], [0, 0, 0]]
     rec = _records("olenon", 1)
     rec["win"][0] = (0, 1, 0, 1)
-    assert shape.targets(rec, olenon, 4).tolist() == [[0, 1]]       # teams are the sides
+    assert sides.targets(rec, olenon, 4).tolist() == [[0, 1]]       # teams are the sides
 
 
 def test_links_of_the_glance_reach_the_page_headings():

@@ -27,31 +27,13 @@ import numpy as np
 
 from analyser.errors import UserError
 from analyser.games.kit import DECIDED, ended_by_cap
-from analyser.stats.effects import group_values, outcome_groups
+from analyser.stats.effects import outcome_groups
 from analyser.stats.evaluator import Evaluator, brier, cross_fit, reliability
 from analyser.stats.shape import end_shares, length_summary, shape_summary
+from analyser.stats.sides import group_features, orientation, targets
 
 SAMPLE = 300           # units played again step by step for the estimate
 POINTS = 40            # evenly spaced steps a unit is read at
-
-
-def orientation(spec, players: int) -> str:
-    """"loser" when a decided unit has one loser and every other side wins (Palace at 3+), else "winner"."""
-    groups = outcome_groups(spec, players)
-    per_group = spec.win_total(players) / (players / len(groups))
-    return "loser" if len(groups) > 2 and round(per_group) == len(groups) - 1 else "winner"
-
-
-def targets(records: np.ndarray, spec, players: int) -> np.ndarray:
-    """Per record and side, its share of being the one (rows sum to 1; all 0 for a drawn or aborted unit)."""
-    groups = outcome_groups(spec, players)
-    win = group_values(records, groups)[:, 0, :].T          # units x sides: each side's win share
-    if orientation(spec, players) == "loser":
-        y = np.where(records["aborted"][:, None], 0.0, 1.0 - win)
-    else:
-        y = win
-    total = y.sum(axis=1, keepdims=True)
-    return np.where(total > 0, y / np.where(total > 0, total, 1.0), 0.0)
 
 
 def length_and_ends(records: np.ndarray, spec, players: int) -> dict:
@@ -96,11 +78,6 @@ def sample_steps(config, records: np.ndarray, sample: int = SAMPLE, points: int 
     return {"x": np.concatenate(xs), "y": np.concatenate(ys), "unit": np.concatenate(units),
             "progress": np.concatenate(progress).astype(float), "step": np.concatenate(steps),
             "features": list(kit.feature_names), "sides": [n for n, _ in outcome_groups(spec, players)]}
-
-
-def group_features(x: np.ndarray, spec, players: int) -> np.ndarray:
-    """Features per seat (..., seats, k) as features per side: a team's the mean of its seats'."""
-    return np.stack([x[..., list(seats), :].mean(axis=-2) for _, seats in outcome_groups(spec, players)], axis=-2)
 
 
 def read_steps(kit, positions, points: int) -> tuple[int, dict]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.analyses.shape import group_features, targets
 from analyser.games.kit import shuffle_hidden
 from analyser.stats.intervals import values_ci
+from analyser.stats.sides import group_features, targets
 
 UNITS = 30
 STEPS = 6
