@@ -14,7 +14,7 @@ from __future__ import annotations
 from analyser.analyses.report.formats import interval, md_table, num, pc, pts
 from analyser.analyses.report.markup import anchor
 from analyser.analyses.report.titles import TITLES
-from analyser.io.numbers import missing, plural
+from analyser.io.numbers import missing, p_text, plural
 from analyser.stats.shape import dominant, support_entropy
 
 SAMPLE_NOTE = ("the estimate is fitted on the first {sample} decided {units} of the run, each played again step "
@@ -223,7 +223,7 @@ def glance_lines(report) -> list[str]:
                    f"{worst.get('group', '-')}, wins {pc(worst.get('win_share'))} against a fair "
                    f"{pc(s['fair_share'])}, {pts(worst.get('excess'))} points "
                    f"{interval(worst.get('excess_ci_low'), worst.get('excess_ci_high'), pts)} "
-                   f"(adjusted p {num(q, 3)}; {_link(report, 'seats')}).")
+                   f"(adjusted p {p_text(q)}; {_link(report, 'seats')}).")
     rs = skill_numbers(report)
     if rs is not None:
         out.append(f"Skill matters this much: relative skill {num(rs['mean'], 2)} "
