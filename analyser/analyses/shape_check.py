@@ -4,8 +4,9 @@ At a few evenly spaced steps of each of ``units`` decided units that follow the 
 the run, the position is played out ``worlds`` times by the game's compiled ``play_worlds`` (its
 RolloutKit), the line-up's policies playing on (the seat to move plays what its policy chose), each
 world with the cards no seat sees shuffled anew (analyser.games.kit.shuffle_hidden: the stock's order,
-face-down cards; every hand kept) and its random streams its own (analyser.kernels.worlds: later deals
-too). A side's rollout chance is its share of the worlds (a drawn or aborted world counts for no side).
+face-down cards; every hand kept; one re-deal for every PLAYS worlds, as re-dealing is the costly part)
+and its random streams its own (analyser.kernels.worlds: later deals too). A side's rollout chance
+is its share of the worlds (a drawn or aborted world counts for no side).
 Both estimates then meet the units' true outcomes: the Brier score of each, the rollout's minus the
 cheap one's with a 95% interval over units, and their mean absolute difference per side and step.
 Rollouts see every hand, so they know more than any seat: the check is of what the cheap features miss.
@@ -21,6 +22,7 @@ from analyser.stats.sides import group_features, targets
 UNITS = 30
 STEPS = 6
 WORLDS = 64
+PLAYS = 4                      # each re-deal is played out by this many worlds, each with its own streams
 CHECK_SEED = 33                # the rollouts' own seed: their worlds share no stream with the run
 
 
@@ -56,7 +58,8 @@ def rollout_check(config, records: np.ndarray, model, after: int, units: int = U
                 action = int(runner.fns[seat](*fresh(args), runner.params[seat]))
                 seen = set().union(*(position.seen_by(s) for s in range(players)))
                 places = position.locations()
-                world = [position.relocate(shuffle_hidden(places, seen, rng)) for _ in range(worlds)]
+                dealt = [position.relocate(shuffle_hidden(places, seen, rng)) for _ in range(worlds // PLAYS)]
+                world = [w for w in dealt for _ in range(PLAYS)]      # each re-deal played with PLAYS streams
                 out, _ = kit.play_worlds(world, np.array([action]), runner.fns, runner.params, runner.settings,
                                          CHECK_SEED, (int(i) * 64 + t) * worlds)
                 x, progress = kit.step_features(position)

@@ -17,6 +17,15 @@ from analyser.analyses.report.titles import TITLES
 from analyser.io.numbers import missing, p_text, plural
 from analyser.stats.shape import dominant, support_entropy
 
+READ = ("The shape section's chances are an estimate's, not the truth: a conditional logit on a few counts the "
+        "game declares (its kit's step_features), fitted on the report's own units and scored on others. Its "
+        "Brier score against the base rate (each side's own share) says how much it knows; the reliability table "
+        "says whether its 30% means 30%. Lead changes, comebacks, the decisive point and drama are read from it at "
+        "evenly spaced steps, so they are as sharp as it is: a blunt estimate rarely passes 90% before the end, "
+        "and puts the decisive point late. The rollout check plays the position out with every hand known, which "
+        "knows more than any seat; where it scores much better, the features miss something. Length quantiles "
+        "have distribution-free intervals (order statistics), each way of ending Wilson's, the measures theirs "
+        "over units.")
 SAMPLE_NOTE = ("the estimate is fitted on the first {sample} decided {units} of the run, each played again step "
                "by step and read at {points} evenly spaced steps, cross-fitted over two halves of them (every "
                "chance shown is out of sample)")

@@ -163,7 +163,7 @@ def body_lines(report, figures: dict[str, str]) -> list[str]:
         out += SECTION_TEXT[key](report, figures)
     rotated = len(set(m["policies"])) > 1 and any(k in m["ran"] for k in ("seats", "players"))
     out += ["", "## How to read it", "", INTERVALS, "", PAIRED, ""] + ([ROTATION, ""] if rotated else []) + \
-        [m["tests"]["method"], ""]
+        _shape_read(m) + [m["tests"]["method"], ""]
     return out
 
 
@@ -320,6 +320,12 @@ def _strategy_lines(part: dict) -> list[str]:
     from analyser.analyses.report.shape_section import strategy_lines
 
     return strategy_lines(part)
+
+
+def _shape_read(meta: dict) -> list[str]:
+    from analyser.analyses.report.shape_section import READ
+
+    return [READ, ""] if "shape" in meta["ran"] else []
 
 
 def _shape_text(report, figures) -> list[str]:
