@@ -33,7 +33,7 @@ def test_enemy_anemone_ends_by_total_tiebreak_or_a_shared_win():
     assert kit.end_ways(rec, 3).tolist() == list(kit.end_order[:3])
 
 
-def test_olenon_ends_by_its_score_in_rounds_and_spite_by_its_rounds():
+def test_olenon_ends_by_its_score_in_rounds_and_spite_by_its_margin():
     rec = _records("olenon", 2)
     rec["rounds_won"][0] = (2, 1, 2, 1)
     rec["rounds_won"][1] = (0, 2, 0, 2)
@@ -41,10 +41,10 @@ def test_olenon_ends_by_its_score_in_rounds_and_spite_by_its_rounds():
     assert kit.end_ways(rec, 4).tolist() == ["a 2-1 win in rounds", "a 2-0 win in rounds"]
     assert set(kit.end_ways(rec, 4)) <= set(kit.end_order)
     rec = _records("spite_and_malice", 3)
-    rec["rounds"] = (1, 6, 2)
+    rec["points"][:, :2] = ((50, 41), (12, 60), (50, 50))
     rec["draw"][2] = True
     kit = get_game("spite_and_malice").kit()
-    assert kit.end_ways(rec, 2).tolist() == ["a win in 1 round", "a win in 4 or more rounds", DRAWN]
+    assert kit.end_ways(rec, 2).tolist() == ["a close win (by under 10 points)", "a win by 25 points or more", DRAWN]
 
 
 def test_the_estimate_follows_the_loser_where_a_win_is_not_losing():

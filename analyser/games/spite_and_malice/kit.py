@@ -131,7 +131,7 @@ class SpiteKit(RecordsKit):
     position = SpitePosition
     fixed_policy = "builder"
     feature_names = ("match points", "log payoff cards left", "payoff top")
-    end_order = ("a win in 1 round", "a win in 2 rounds", "a win in 3 rounds", "a win in 4 or more rounds", DRAWN,
+    end_order = ("a close win (by under 10 points)", "a win by 10 to 24 points", "a win by 25 points or more", DRAWN,
                  ABORTED)
 
     def step_features(self, position):
@@ -144,9 +144,10 @@ class SpiteKit(RecordsKit):
         return x, float(min(points.max(), 1.0))
 
     def end_ways(self, records, players):
-        """The rounds the match took (1, 2, 3, 4 or more), drawn, or aborted."""
-        ways = np.array(self.end_order[:4], dtype=object)
-        return ended_by_cap(records, ways[np.clip(records["rounds"], 1, 4) - 1])
+        """How far ahead the winner finished (match points: under 10, 10 to 24, 25 or more), drawn, or aborted."""
+        margin = np.abs(records["points"][:, 0].astype(np.int64) - records["points"][:, 1])
+        ways = np.array(self.end_order[:3], dtype=object)
+        return ended_by_cap(records, ways[(margin >= 10).astype(int) + (margin >= 25)])
 
     def cases(self, game):
         # small payoff piles, targets or round limits keep the kit fast; random play ends its matches
