@@ -88,11 +88,19 @@ def vary(*args, **kwargs):
 
 
 def report(*args, **kwargs):
-    """A balance report: seats, player counts, rule settings and policies, each with a verdict and
-    95% intervals; see :func:`analyser.analyses.report.builder.report`."""
+    """A balance report: seats, player counts, rule settings, policies and the shape of a game, each with a
+    verdict and 95% intervals; see :func:`analyser.analyses.report.builder.report`."""
     from analyser.analyses.report.builder import report as _report
 
     return _report(*args, **kwargs)
+
+
+def shape(*args, **kwargs):
+    """The shape of a game: length, how units end, and from a per-step estimate of each side's chance
+    lead changes, comebacks, the decisive point and drama; see :func:`analyser.analyses.shape.game_shape`."""
+    from analyser.analyses.shape import game_shape as _shape
+
+    return _shape(*args, **kwargs)
 
 
 def load(path):
@@ -139,6 +147,7 @@ def warmup(*args, **kwargs):
 
 
 __all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "tune", "vary", "report",
+           "shape",
            "load", "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once

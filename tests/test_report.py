@@ -128,7 +128,7 @@ def test_a_fair_line_up_covers_the_fair_share(palace):
 
 def test_every_section_has_a_verdict_and_its_tables(palace):
     r, _ = palace
-    assert list(r.verdicts) == ["seats", "players", "rules", "policies"]
+    assert list(r.verdicts) == ["seats", "players", "rules", "policies", "shape"]
     assert list(r.player_counts["players"]) == [2, 3, 4]
     assert set(r.player_seats["players"]) == {2, 3, 4} and len(r.player_seats) == 9
     rules = r.rules
@@ -161,7 +161,7 @@ def test_metadata_in_the_report_and_its_json(palace):
     assert m["settings"] == {"short_game": False, "ten_on_anything": False, "max_actions": 5000}
     assert m["policies"] == ["saver"] * 3 and m["params"][0] == {"swap": 1.0, "keep": 8.0, "burn_at": 5.0}
     assert {"analyser", "numba", "numpy", "python"} <= set(m["versions"])
-    assert set(m["ran"]) == {"seats", "players", "rules", "policies"}
+    assert set(m["ran"]) == {"seats", "players", "rules", "policies", "shape"}
     data = json.loads(path.with_suffix(".json").read_text())
     assert data["meta"]["seed"] == 1 and data["meta"]["versions"] == m["versions"]
     assert data["verdicts"] == r.verdicts
@@ -171,7 +171,7 @@ def test_metadata_in_the_report_and_its_json(palace):
     for needle in ("seed:** 1", f"numba {m['versions']['numba']}", "## 4. Policies", "(palace/seats.png)"):
         assert needle in text
     assert sorted(p.name for p in path.with_suffix("").iterdir()) == [
-        "head_to_head.png", "players.png", "policies.png", "rules.png", "seats.png"]
+        "head_to_head.png", "length.png", "players.png", "policies.png", "reliability.png", "rules.png", "seats.png"]
     assert r._repr_markdown_().startswith("# Balance report: Palace")
     assert "<li><b>Seats:</b>" in r._repr_html_() and "BalanceReport palace" in repr(r)
 
@@ -283,7 +283,7 @@ def test_the_toy_team_game(tmp_path):
     assert set(r.ratings["policy"]) == {"high", "random", "alternate"}
     assert "does not say who moved first" in (tmp_path / "hc.md").read_text()
     assert sorted(p.name for p in (tmp_path / "hc").iterdir()) == [
-        "head_to_head.png", "policies.png", "rules.png", "seats.png"]
+        "head_to_head.png", "length.png", "policies.png", "rules.png", "seats.png"]
 
 
 def test_a_nearly_constant_share_cannot_make_the_seat_test_overconfident():
@@ -452,3 +452,33 @@ def test_the_seat_test_s_method_is_the_game_s_own():
     for what in ("seat", "team"):
         text = sections.TEST_TEXT.format(what=what)
         assert "Palace" not in text and f"between the {what}s of one unit" in text
+
+
+def test_the_shape_section_and_the_glance_render_with_their_numbers(palace):
+    """At a glance comes first, each sentence linking to its section; the shape section has the length
+    quantiles, the ways a game ended, the estimate (out of sample, better than the base rate) and its
+    measures, in the Markdown, the JSON and the page; the policies section says whether a policy dominates."""
+    r, path = palace
+    part = r.parts["shape"]
+    text = path.read_text()
+    assert text.index("## At a glance") < text.index("## Verdicts") < text.index("## 5. Shape of a game")
+    glance = text[text.index("## At a glance"): text.index("## Verdicts")]
+    assert glance.count("\n- ") >= 4 and "(#1-seats)" in glance and "(#5-shape-of-a-game)" in glance
+    assert "(#4-policies)" in glance and "%" in glance
+    q = {row["quantile"]: row for row in part["length"]["quantiles"]}
+    assert f"{q[0.5]['length']:.0f} actions at the median" in r.verdicts["shape"]
+    assert part["orientation"] == "loser" and {e["way"] for e in part["ends"]} <= set(
+        [f"seat {s} the loser" for s in range(3)] + ["aborted at the action cap"])
+    assert sum(e["units"] for e in part["ends"]) == 600
+    b = part["estimate"]["brier"]
+    assert b["gain_ci_low"] > 0 and f"Brier {b['brier']:.3f} against {b['base']:.3f}" in r.verdicts["shape"]
+    for needle in ("| quantile | length |", "| way | games |", "| this evaluator |", "| lead changes |",
+                   "| comeback rate |", "| decisive point |", "| drama |", "(palace/length.png)",
+                   "(palace/reliability.png)", "Equilibrium:", "dominant strategy"):
+        assert needle.lower() in text.lower(), needle
+    data = json.loads(path.with_suffix(".json").read_text())
+    assert data["shape"]["estimate"]["brier"]["brier"] == pytest.approx(b["brier"])
+    assert data["policies"]["strategy"]["support"] >= 1
+    page = r.html()
+    assert page.index('class="glance"') < page.index('class="verdicts"') and 'id="5-shape-of-a-game"' in page
+    assert '<a href="#5-shape-of-a-game">' in page

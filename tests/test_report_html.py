@@ -60,7 +60,9 @@ def test_the_page_is_well_formed_and_self_contained(written):
     page = Page(text)
     assert text.startswith("<!DOCTYPE html>") and page.unbalanced == [] and page.stack == []
     images = [v for tag, name, v in page.links if tag == "img"]
-    assert len(images) == len(r.figures()) == 5
+    assert len(images) == len(r.figures()) == 7
+    targets = re.findall(r'href="#([^"]+)"', text)          # the glance's links, each to a heading's id
+    assert len(targets) >= 4 and set(targets) <= set(re.findall(r'<h2 id="([^"]+)"', text))
     assert all(v.startswith("data:image/png;base64,") for v in images)
     assert not [link for link in page.links if link[2].startswith(("http:", "https:", "//"))]
     assert "link" not in page.order and not re.search(r"""(src|href)\s*=\s*["']?https?:""", text)
@@ -73,9 +75,9 @@ def test_the_verdicts_come_first_then_every_section_of_the_markdown(written):
     page = Page(text)
     markdown_headings = [inline(line.lstrip("#").strip()) for line in r.markdown().splitlines()
                          if re.match(r"#{1,6} ", line)]
-    assert len(markdown_headings) == 7                            # title, verdicts, 4 sections, how to read it
+    assert len(markdown_headings) == 9               # title, at a glance, verdicts, 5 sections, how to read it
     assert all(_text(h) in page.headings for h in markdown_headings)
-    assert page.headings.index("Verdicts") < page.headings.index("1. Seats")
+    assert page.headings.index("At a glance") < page.headings.index("Verdicts") < page.headings.index("1. Seats")
     assert text.index("Verdicts") < text.index("<table")
     for verdict in r.verdicts.values():
         assert inline(verdict) in text

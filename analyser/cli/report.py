@@ -10,7 +10,7 @@ import typer
 from analyser.cli import common
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 
-SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies. Default: all four.")
+SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies, shape. Default: all five.")
 
 
 DEALS_HELP = (
@@ -39,8 +39,8 @@ def report(
     """Balance report: is a seat, a player count, a rule setting or a policy
     unfair, and by how much?
 
-    For one line-up (default: the game's default policy in every seat), four
-    sections, each with a verdict in words, the size of the effect and a 95%
+    For one line-up (default: the game's default policy in every seat), five
+    sections after an "at a glance" block, each with a verdict in words, the size of the effect and a 95%
     interval. Seats: each seat's win share against the fair share, a test
     across seats, the first mover's advantage (a line-up of different
     policies is rotated over the seats, so the verdict is about seats).
@@ -48,7 +48,11 @@ def report(
     what each on/off or choice setting, and the values a number setting
     declares, does to the first mover, the seats and the length, paired on
     the same deals. Policies: a tournament of the built-in policies, head to
-    head first, with ratings and the meta-game's equilibrium. Every test
+    head first, with ratings and the meta-game's equilibrium (its support and
+    entropy, and a dominant policy if one beats every other). Shape of a game:
+    the distribution of length, how units end, and from a per-step estimate
+    of each side's chance (its Brier score shown) lead changes, comebacks,
+    the decisive point and drama. Every test
     joins one family: findings are significant at a false discovery rate of
     5% (Benjamini-Hochberg), and the report says how many tests it made.
 

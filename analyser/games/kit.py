@@ -109,6 +109,33 @@ class GameKit(ABC):
         arguments), one action at a time: yield the position after the setup and
         after every action, the last one when the unit is over."""
 
+    # ---------------------------------------------------------------- the shape of a game (analyses.shape)
+    feature_names: tuple[str, ...] = ()   # what step_features gives each seat; empty: no per-step estimate
+    end_order: tuple[str, ...] = ()       # the ways a unit may end (end_ways' words), in the order to show them
+
+    def step_features(self, position: Position) -> tuple[np.ndarray, float]:
+        """``(features, progress)`` at a position: one row of ``feature_names`` values per seat in play,
+        read from what every seat sees (cards left, tokens, score: what tells who is ahead), and how far
+        the unit has gone by what the position shows, 0 to 1 (never by its future, as the unit's length)."""
+        raise NotImplementedError
+
+    def end_ways(self, records: np.ndarray, players: int) -> np.ndarray:
+        """How each record's unit ended, in words (``end_order``'s), one a record: by default aborted at
+        the cap, drawn, or decided; a game names its own ways of being decided (ended_by_cap)."""
+        return ended_by_cap(records, np.full(records.size, DECIDED, object))
+
+
+ABORTED, DRAWN, DECIDED = "aborted at the action cap", "drawn", "decided"
+
+
+def ended_by_cap(records: np.ndarray, decided) -> np.ndarray:
+    """Per record: ABORTED, DRAWN (no winner), else its word of ``decided`` (one a record: how the game
+    says it was decided)."""
+    out = np.array(decided, dtype=object)
+    out[records["draw"].astype(bool)] = DRAWN
+    out[records["aborted"].astype(bool)] = ABORTED
+    return out
+
 
 class RolloutKit:
     """What a game offers position rollouts (analyser.analyses.rollout), beside the kit's positions:
@@ -201,9 +228,9 @@ class WorldBatch:
         self.params = np.ascontiguousarray(params, np.float64)
         self.forced_params = np.zeros((params.shape[0], max(params.shape[1], 1)))
         self.forced_params[:, : params.shape[1]] = params
-        self.pubs = np.concatenate([w.pub for w in worlds])
-        self.privs = np.stack([w.priv for w in worlds])
-        self.hids = np.concatenate([w.hid for w in worlds])
+        self.pubs = stacked([w.pub for w in worlds]).reshape(-1)
+        self.privs = stacked([w.priv for w in worlds])
+        self.hids = stacked([w.hid for w in worlds]).reshape(-1)
         self.streams = np.arange(self.privs.shape[1], dtype=np.int64)
         self.actions = np.asarray(actions, np.int64)
         self.out = np.zeros((len(worlds), len(actions)), record_dtype)
@@ -214,6 +241,17 @@ class WorldBatch:
         return (self.fns, self.forced, self.kinds, self.forced_kinds, self.params, self.forced_params,
                 np.ascontiguousarray(settings, np.int64), self.streams, self.pubs, self.privs, self.hids,
                 self.actions, seed, first_world, self.out, self.current)
+
+
+def stacked(arrays: list) -> np.ndarray:
+    """Structured arrays of one dtype and shape stacked on a new first axis, each copied byte for byte:
+    np.stack and np.concatenate promote every field of every array first (most of a rollout batch's
+    Python time in Palace)."""
+    out = np.zeros((len(arrays), *arrays[0].shape), arrays[0].dtype)
+    raw = out.view(np.uint8).reshape(len(arrays), -1)
+    for i, a in enumerate(arrays):
+        raw[i] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)     # a copy of its bytes, padding too
+    return out
 
 
 def shuffle_hidden(locations: dict[str, list[int]], seen: set[str], rng: np.random.Generator) -> dict:

@@ -5,6 +5,7 @@ players       per player count: each seat's excess over the fair share, and the 
 rules         per rule value: the paired change in the first mover's win share and in length
 policies      the tournament's ratings (Elo) with 95% intervals
 head_to_head  the tournament's matrix (analyser.plots.tournament.head_to_head)
+length, reliability  the shape section's (analyser.plots.shape)
 """
 from __future__ import annotations
 
@@ -162,4 +163,10 @@ def report_figures(report) -> dict:
         out["head_to_head"] = head_to_head(p["policies"]["matrix"], p["policies"]["ci_low"], p["policies"]["ci_high"],
                                            meta)                # the result to read, before the ratings
         out["policies"] = policies_figure(report)
+    if "shape" in p:
+        from analyser.plots.shape import length_figure, reliability_figure
+
+        out["length"] = length_figure(p["shape"], report.meta, _caption_meta(report))
+        if "estimate" in p["shape"]:
+            out["reliability"] = reliability_figure(p["shape"], report.meta, _caption_meta(report))
     return out

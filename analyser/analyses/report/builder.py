@@ -40,6 +40,7 @@ import pandas as pd
 
 from analyser.analyses.aborts import require_completed
 from analyser.analyses.report import sections as sec
+from analyser.analyses.report import shape_section
 from analyser.analyses.report.model import BalanceReport
 from analyser.analyses.report.titles import TITLES
 from analyser.analyses.report.verdicts import VERDICTS
@@ -51,7 +52,7 @@ from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
 TOURNAMENT_SHARE = 5           # the tournament plays deals // 5 per pair (each in every arrangement)
-SECTIONS = ("seats", "players", "rules", "policies")
+SECTIONS = ("seats", "players", "rules", "policies", "shape")
 
 
 def _sections(value) -> tuple[str, ...]:
@@ -125,6 +126,7 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
             BUILDERS[name](result, context)
             meta["ran"].setdefault(name, {})["seconds"] = time.perf_counter() - t0
         _adjust(result, context)
+        shape_section.strategy(result)
         result.verdicts.update({name: VERDICTS[name](result) for name in todo})
         meta["seconds"] = time.perf_counter() - start
         meta["threads"] = context.get("threads_used")
@@ -366,7 +368,20 @@ def _adjust(report: BalanceReport, ctx: dict) -> None:
                             "no_difference": int((frame["p_value"] == 1).sum()), "fdr": FDR, "method": FDR_TEXT}
 
 
-BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies}
+def _shape(report: BalanceReport, ctx: dict) -> None:
+    """Length, ends and the per-step estimate, from the line-up's run as given (its first arrangement)."""
+    config = ctx["config"]
+    run = _lineup_runs(ctx, config.players)[0]
+    report.parts["shape"] = shape_section.build(run.records, config, SHAPE_SAMPLE, SHAPE_POINTS, SHAPE_CHECK)
+    report.meta["ran"]["shape"] = {"run": ", ".join(run.meta["policies"]), "deals": ctx["count"],
+                                   "sample": SHAPE_SAMPLE, "points": SHAPE_POINTS,
+                                   "orientation": report.parts["shape"]["orientation"]}
+
+
+SHAPE_SAMPLE = 300             # units played again step by step for the shape section's estimate
+SHAPE_POINTS = 40              # steps of each read
+SHAPE_CHECK = True             # and the estimate checked against rollouts on 30 other units (analyses.shape_check)
+BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies, "shape": _shape}
 FDR_TEXT = ("Benjamini-Hochberg over every test the report made (each seat test and first-mover test, per "
             "player count, every rule value x quantity: the first mover's share, each seat's or team's share, "
             "length; every pair of policies head to head); a finding is significant when its adjusted p-value "

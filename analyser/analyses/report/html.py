@@ -13,7 +13,7 @@ import html
 import io
 
 from analyser.analyses.report.markup import inline, to_html
-from analyser.analyses.report.template import body_lines, verdict_lines
+from analyser.analyses.report.template import body_lines, glance_block, verdict_lines
 from analyser.errors import counted
 from analyser.io.numbers import plural
 
@@ -26,6 +26,7 @@ h1 { font-size: 1.6rem; margin: 0 0 .2rem; } h2 { font-size: 1.25rem; margin-top
 .lead { color: var(--muted); margin-top: 0; }
 .verdicts { background: #f6f8fa; border-left: 4px solid var(--accent); padding: .5rem 1rem .5rem 1.5rem; }
 .verdicts li { margin: .4rem 0; }
+.glance { border-left: 4px solid #2e8b57; padding: .1rem 1rem .3rem 1.5rem; } .glance li { margin: .3rem 0; }
 .table { overflow-x: auto; margin: 1rem 0; }
 table { border-collapse: collapse; font-size: .85rem; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--rule); padding: .25rem .5rem; text-align: left; vertical-align: top; }
@@ -86,6 +87,12 @@ def _params(params: dict) -> str:
     return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items()) or "none"
 
 
+def _glance(report) -> list[str]:
+    """The "At a glance" block, first on the page (its sentences link to the sections)."""
+    lines = glance_block(report)
+    return ['<section class="glance">', to_html(lines), "</section>"] if lines else []
+
+
 def render_page(report, figures: dict[str, str]) -> str:
     """The whole page; ``figures`` maps a figure name to its image source (figure_uris for a sendable page)."""
     m = report.meta
@@ -99,6 +106,7 @@ def render_page(report, figures: dict[str, str]) -> str:
         f"<script>{PRINT_OPEN}</script>", "</head>", "<body>",
         f"<header><h1>Balance report: {html.escape(m['title'])}</h1>",
         f'<p class="lead">{inline(lead)}</p></header>',
+        *_glance(report),
         '<section class="verdicts"><h2>Verdicts</h2>', to_html(verdict_lines(report)), "</section>",
         "<main>", to_html(body_lines(report, figures)), "</main>",
         '<footer><h2>How it was run</h2>', f"<dl>{footer}</dl>", "</footer>", "</body>", "</html>", ""])

@@ -16,6 +16,12 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)\)")
 _DETAILS = re.compile(r"<details><summary>(?P<summary>.*)</summary>")
 _CELL = re.compile(r"(?<!\\)\|")
+_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\((#[\w\-]+)\)")     # a link within the page only
+
+
+def anchor(heading: str) -> str:
+    """A heading's link target, as GitHub makes it from a Markdown heading: the page's headings get it as id."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
 def inline(text: str) -> str:
@@ -27,7 +33,7 @@ def inline(text: str) -> str:
             out.append(f"<code>{html.escape(piece)}</code>")
         else:
             escaped = _BOLD.sub(r"<strong>\1</strong>", html.escape(piece))
-            out.append(_ITALIC.sub(r"<em>\1</em>", escaped))
+            out.append(_LINK.sub(r'<a href="\2">\1</a>', _ITALIC.sub(r"<em>\1</em>", escaped)))
     return "".join(out)
 
 
@@ -50,7 +56,8 @@ def _block(lines: list[str]) -> str:
     first = lines[0]
     if first.startswith("#"):
         level = len(first) - len(first.lstrip("#"))
-        return f"<h{level}>{inline(first[level:].strip())}</h{level}>"
+        text = first[level:].strip()
+        return f'<h{level} id="{html.escape(anchor(text))}">{inline(text)}</h{level}>'
     if first.startswith("|"):
         return _table(lines)
     if first.startswith("- "):

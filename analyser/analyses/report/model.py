@@ -27,6 +27,7 @@ class BalanceReport:
     rule_groups     per setting, value and seat (team): vary's table (win share, paired change)
     ratings         the tournament's ratings (Bradley-Terry, Elo), best first
     head_to_head    the tournament's matrix: the row policy's win share against the column policy
+    shape           length and how units end, the per-step estimate (Brier, reliability) and what it shows
     meta            game, players, line-up, seed, deals, settings, what each section ran, versions
     """
     meta: dict
@@ -74,6 +75,11 @@ class BalanceReport:
     def head_to_head(self) -> pd.DataFrame | None:
         return self._part("policies", "matrix")
 
+    @property
+    def shape(self) -> dict | None:
+        """The shape section's numbers: length, ends, the per-step estimate and its measures."""
+        return self.parts.get("shape")
+
     # ------------------------------------------------------------------ output
     def markdown(self, figures: dict[str, str] | None = None) -> str:
         """The report as Markdown; ``figures`` maps a figure name to the path the text links to."""
@@ -120,6 +126,6 @@ class BalanceReport:
         lines = [f"<BalanceReport {m['game']}: {m['players']} players, line-up {m['lineup_text']}, "
                  f"{counted(m['deals'], m['unit'])} per run, seed {m['seed']}>"]
         lines += [f"  {TITLES[k]}: {v}" for k, v in self.verdicts.items()]
-        lines.append("  .verdicts .seats .seat_test .first_mover .player_counts .rules .ratings .head_to_head "
+        lines.append("  .verdicts .seats .seat_test .first_mover .player_counts .rules .ratings .head_to_head .shape "
                      ".markdown() .html() .figures() .save(path)")
         return "\n".join(lines)

@@ -12,12 +12,12 @@ import html
 
 import pandas as pd
 
+from analyser.analyses.report.formats import bare, interval, md_table, num, pc, pts
 from analyser.analyses.report.titles import TITLES
 from analyser.errors import counted
 from analyser.games.registry import length_text
 from analyser.io.jsonable import jsonable_tree
-from analyser.io.numbers import bound, hundred, missing, p_text, percent, plural
-from analyser.io.numbers import num as number
+from analyser.io.numbers import missing, p_text, plural
 
 INTERVALS = ("Intervals are 95% (analyser.stats.intervals). A win share's interval is Wilson's when every value "
              "is 0 or 1 (a win or not), else Wilson's at the effective sample size of a mean within [0, 1] "
@@ -39,45 +39,6 @@ ROTATION = ("A line-up of different policies is rotated over the seats: every ro
             "over the rotations, so every seat holds every policy equally often. Without it a seat's share would "
             "be its policy's; rotating (rather than refusing a seat verdict for a mixed line-up) keeps the seat "
             "question answerable: a seat effect common to all policies is what remains.")
-
-
-# ---------------------------------------------------------------------- formatting
-
-def pc(x, digits: int = 1) -> str:
-    return percent(x, digits)
-
-
-def pts(x, digits: int = 1) -> str:
-    return hundred(x, digits, sign=True)
-
-
-def interval(lo, hi, fmt=pc) -> str:
-    """``[lo, hi]``; a share's (pc) or a difference's (pts) bound that is not 0 never prints as 0
-    (io.numbers.bound), so an interval that excludes 0 does not read as touching it."""
-    if missing(lo) or missing(hi):
-        return "-"
-    if fmt in (pc, pts):
-        return f"[{bound(lo, 1, fmt is pts, 100, '%' if fmt is pc else '')}, " \
-               f"{bound(hi, 1, fmt is pts, 100, '%' if fmt is pc else '')}]"
-    return f"[{fmt(lo)}, {fmt(hi)}]"
-
-
-def num(x, digits: int = 1, sign: bool = False) -> str:
-    return number(x, digits, sign, grouped=True)
-
-
-def bare(p) -> str:
-    """A p-value in a table cell."""
-    return p_text(p).removeprefix("= ")
-
-
-def md_table(headers: list[str], rows: list[list], right: set[int] | None = None) -> str:
-    """A Markdown table; columns in ``right`` (default: all but the first) are right-aligned."""
-    right = set(range(1, len(headers))) if right is None else right
-    cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
-    line = "| " + " | ".join(headers) + " |"
-    rule = "|" + "|".join("---:" if i in right else ":---" for i in range(len(headers))) + "|"
-    return "\n".join([line, rule] + ["| " + " | ".join(r) + " |" for r in cells])
 
 
 # ---------------------------------------------------------------------- tables as rows
@@ -175,7 +136,16 @@ def _head(report) -> list[str]:
 
 
 def render_markdown(report, figures: dict[str, str]) -> str:
-    return "\n".join(_head(report) + ["", "## Verdicts", ""] + verdict_lines(report) + body_lines(report, figures))
+    return "\n".join(_head(report) + glance_block(report) + ["", "## Verdicts", ""] + verdict_lines(report)
+                     + body_lines(report, figures))
+
+
+def glance_block(report) -> list[str]:
+    """The "At a glance" heading and its sentences (report.shape_section), first after the head."""
+    from analyser.analyses.report.shape_section import glance_lines
+
+    lines = glance_lines(report)
+    return ["", "## At a glance", ""] + lines if lines else []
 
 
 def verdict_lines(report) -> list[str]:
@@ -193,7 +163,7 @@ def body_lines(report, figures: dict[str, str]) -> list[str]:
         out += SECTION_TEXT[key](report, figures)
     rotated = len(set(m["policies"])) > 1 and any(k in m["ran"] for k in ("seats", "players"))
     out += ["", "## How to read it", "", INTERVALS, "", PAIRED, ""] + ([ROTATION, ""] if rotated else []) + \
-        [m["tests"]["method"], ""]
+        _shape_read(m) + [m["tests"]["method"], ""]
     return out
 
 
@@ -319,7 +289,7 @@ def _policies_text(report, figures) -> list[str]:
              f"Head to head: {meta['cell']} (fair share {pc(meta['fair_share'])}):", "", md_table(mh, mr), "",
              *_pair_lines(part), f"Ratings ({ran['model']}; Elo = 400 / ln 10 x rating):", "",
              md_table(headers, rows, {2, 3, 4, 5}), ""] + ([fit_line, ""] if fit_line else []) + \
-        _equilibrium_lines(part.get("equilibrium")) + [f"Method: {meta['method']}"]
+        _equilibrium_lines(part.get("equilibrium")) + _strategy_lines(part) + [f"Method: {meta['method']}"]
     lines += _figure(figures, "head_to_head", "head-to-head matrix")      # the result to read, before the ratings
     lines += _figure(figures, "policies", "policy ratings with intervals")
     return lines
@@ -346,7 +316,26 @@ def _equilibrium_lines(eq) -> list[str]:
             md_table(["policy", "weight", "95% interval", "value", "95% interval"], rows), ""]
 
 
-SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text}
+def _strategy_lines(part: dict) -> list[str]:
+    from analyser.analyses.report.shape_section import strategy_lines
+
+    return strategy_lines(part)
+
+
+def _shape_read(meta: dict) -> list[str]:
+    from analyser.analyses.report.shape_section import READ
+
+    return [READ, ""] if "shape" in meta["ran"] else []
+
+
+def _shape_text(report, figures) -> list[str]:
+    from analyser.analyses.report.shape_section import text_lines
+
+    return text_lines(report, figures)
+
+
+SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text,
+                "shape": _shape_text}
 
 
 # ---------------------------------------------------------------------- HTML (notebooks)
@@ -357,6 +346,12 @@ def render_html(report) -> str:
     parts = [f"<h3>Balance report: {html.escape(m['title'])}</h3>",
              f"<p>{html.escape(m['lineup_text'])}; {m['players']} players; {counted(m['deals'], m['unit'])} per "
              f"run; seed {m['seed']}; {html.escape(settings)}</p><ul>"]
+    glance = glance_block(report)
+    if glance:
+        from analyser.analyses.report.markup import to_html
+
+        parts[-1] = parts[-1].removesuffix("<ul>")
+        parts += ["<p><b>At a glance</b></p>", to_html(glance[3:]), "<ul>"]
     parts += [f"<li><b>{TITLES[k]}:</b> {html.escape(v)}</li>" for k, v in report.verdicts.items()]
     if "tests" in m:
         parts.append(f"<p><b>Tests:</b> {html.escape(tests_line(m))}</p>")
@@ -400,6 +395,11 @@ def report_dict(report) -> dict:
                                                                (s["ci_high"], "ci_high"))], axis=1).reset_index()
             out["policies"] = jsonable_tree({"head_to_head": h2h, "pairs": s["pairs"], "ratings": s["ratings"],
                                      "fit": s.get("fit"), "equilibrium": s.get("equilibrium"), "same": s.get("same"),
-                                     "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"]})
+                                     "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"],
+                                     "strategy": s.get("strategy")})
+    if "shape" in p:
+        from analyser.analyses.report.shape_section import to_json
+
+        out["shape"] = jsonable_tree(to_json(p["shape"]))
     return out
 

@@ -199,5 +199,20 @@ VERDICTS = {
                                      r.parts["rules"]["skipped"], r.meta.get("length") or "length",
                                      len(set(r.meta["policies"])) > 1),
     "policies": lambda r: ("not applicable: the game has one policy." if "skipped" in r.parts["policies"]
-                           else f"{r.parts['policies']['answer']} {policies_verdict(r.parts['policies'])}"),
+                           else f"{r.parts['policies']['answer']} {policies_verdict(r.parts['policies'])}"
+                           + _dominance(r.parts["policies"])),
+    "shape": lambda r: _shape_verdict(r),
 }
+
+
+def _dominance(part: dict) -> str:
+    """The dominant-strategy sentence (report.shape_section), once the p-values are adjusted."""
+    from analyser.analyses.report.shape_section import dominant_text
+
+    return " " + dominant_text(part["strategy"]) if part.get("strategy") else ""
+
+
+def _shape_verdict(report) -> str:
+    from analyser.analyses.report.shape_section import verdict
+
+    return verdict(report)

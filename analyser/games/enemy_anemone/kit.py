@@ -26,7 +26,7 @@ from analyser.games.enemy_anemone.constants import (
     card_name,
 )
 from analyser.games.enemy_anemone.rules import deck_nb
-from analyser.games.kit import RecordsKit, RecordsPosition
+from analyser.games.kit import ABORTED, DRAWN, RecordsKit, RecordsPosition, ended_by_cap
 from analyser.kernels.bits import BIT
 
 
@@ -96,6 +96,25 @@ class AnemoneKit(RecordsKit):
     package = "analyser.games.enemy_anemone"
     position = AnemonePosition
     fixed_policy = "greedy"
+    feature_names = ("match points", "token value held")
+    end_order = ("the highest total", "a tie broken by tokens held", "a shared win (tied totals and tokens)",
+                 DRAWN, ABORTED)
+
+    def step_features(self, position):
+        """Each seat's match points so far (the totals of the hands scored, and this hand's won cards)
+        and the value of its tokens (+1 and +2 sides); progress: hands and tricks played of the match's."""
+        pb = position.pub[0]
+        n = position.players
+        points = pb["totals"][:n].astype(float) + pb["won_points"][:n]
+        tokens = pb["ones"][:n].astype(float) + 2 * pb["twos"][:n]
+        done = (int(pb["hand"]) + int(pb["trick"]) / max(int(pb["tricks"]), 1)) / max(int(pb["hands"]), 1)
+        return np.stack([points, tokens], 1), min(done, 1.0)
+
+    def end_ways(self, records, players):
+        """The highest total alone, a tie broken by tokens, a win still shared, or aborted."""
+        shared = np.count_nonzero(records["win"][:, :players] > 0, axis=1) > 1
+        ways = np.array(self.end_order, dtype=object)
+        return ended_by_cap(records, ways[np.where(shared, 2, np.where(records["tiebreak"], 1, 0))])
 
     def cases(self, game):
         return [(2, {}), (3, {"next_leader": "lowest"}), (4, {}), (5, {"catchup": "total"}),

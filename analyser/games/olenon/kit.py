@@ -16,8 +16,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.kit import RecordsKit, RecordsPosition
-from analyser.games.olenon.constants import ACTION, DECK, LEGAL_SIZE, N_VALUES, PLAYERS, SETTING, TABLE, beats, put
+from analyser.games.kit import ABORTED, RecordsKit, RecordsPosition, ended_by_cap
+from analyser.games.olenon.constants import (
+    ACTION,
+    DECK,
+    HAND,
+    LEGAL_SIZE,
+    N_VALUES,
+    PLAYERS,
+    SETTING,
+    TABLE,
+    beats,
+    put,
+)
 
 
 def spread(counts) -> list[int]:
@@ -91,6 +102,28 @@ class OlenonKit(RecordsKit):
     package = "analyser.games.olenon"
     position = OlenonPosition
     fixed_policy = "shed"
+    feature_names = ("team rounds won", "log cards in hand", "log cards of the team's shorter hand")
+    end_order = tuple(f"a {w}-{lost} win in rounds" for w in range(1, 6) for lost in range(w)) + (ABORTED,)
+
+    def step_features(self, position):
+        """Each seat's team rounds won, its cards in hand and its team's shorter hand (a partner going
+        out wins the round); progress: the rounds decided and this one's share of cards shed, of the most
+        a match can take."""
+        pb = position.pub[0]
+        hand = pb["hand_len"][:PLAYERS].astype(float)
+        team = np.arange(PLAYERS) & 1
+        shorter = np.minimum(hand, hand[(np.arange(PLAYERS) + 2) % PLAYERS])
+        rounds = pb["team_rounds"][team].astype(float)
+        done = (rounds.sum() / 2 + 1 - hand.sum() / (PLAYERS * HAND)) / max(2 * int(pb["rounds"]) - 1, 1)
+        return np.stack([rounds, np.log1p(hand), np.log1p(shorter)], 1), float(np.clip(done, 0.0, 1.0))
+
+    def end_ways(self, records, players):
+        """The match's score in rounds (a 2-0 win, a 2-1 win: end_order lists w-l at w (w - 1) / 2 + l), or
+        aborted."""
+        won = records["rounds_won"][:, :players].astype(np.int64)
+        w, lost = won.max(axis=1), won.min(axis=1)
+        ways = np.array(self.end_order[:-1], dtype=object)
+        return ended_by_cap(records, ways[np.clip(w * (w - 1) // 2 + lost, 0, ways.size - 1)])
 
     def cases(self, game):
         # the first and the last case get the hidden-information check: talk=none, where hands are hidden

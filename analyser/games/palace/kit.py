@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.kit import RecordsKit, RecordsPosition
+from analyser.games.kit import ABORTED, RecordsKit, RecordsPosition, ended_by_cap
 from analyser.games.palace.constants import ACTION, N_CARDS, N_RANKS, PHASE
 from analyser.games.palace.rules import add_to_hand_nb, fill_play_legal_nb
 from analyser.games.palace.state import PLAY_WORDS, new_state_nb
@@ -86,6 +86,24 @@ class PalaceKit(RecordsKit):
     package = "analyser.games.palace"
     position = PalacePosition
     fixed_policy = "lowest"     # its default swap rule (strong cards face up) draws nothing either
+    feature_names = ("log cards left", "gone out", "face-down cards")
+    end_order = tuple(f"seat {s} the loser" for s in range(4)) + (ABORTED,)
+
+    def step_features(self, position):
+        """Each seat's cards left (hand, face up, face down; their log: one card left is far from two),
+        whether it is out, its face-down cards; progress: the share of the cards no longer held or drawn."""
+        pb = position.pub[0]
+        n = position.players
+        held = (pb["hand_len"][:n] + pb["face_up_len"][:n] + pb["face_down_len"][:n]).astype(float)
+        left = held.sum() + int(pb["draw_len"])
+        total = left + int(pb["pile_len"]) + int(pb["gone"].sum())
+        x = np.stack([np.log1p(held), (pb["place"][:n] > 0).astype(float), pb["face_down_len"][:n].astype(float)], 1)
+        return x, 1.0 - left / max(total, 1)
+
+    def end_ways(self, records, players):
+        """The loser's seat, or aborted at the cap."""
+        names = np.array(self.end_order[:-1], dtype=object)
+        return ended_by_cap(records, names[np.clip(records["loser"], 0, names.size - 1)])
 
     def cases(self, game):
         return [(2, {}), (3, {"ten_on_anything": 1}), (4, {}), (4, {"short_game": 1}),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyser.games.kit import RecordsKit, RecordsPosition
+from analyser.games.kit import ABORTED, DRAWN, RecordsKit, RecordsPosition, ended_by_cap
 from analyser.games.spite_and_malice.constants import (
     ACTION,
     DECK,
@@ -130,6 +130,24 @@ class SpiteKit(RecordsKit):
     package = "analyser.games.spite_and_malice"
     position = SpitePosition
     fixed_policy = "builder"
+    feature_names = ("match points", "log payoff cards left", "payoff top")
+    end_order = ("a close win (by under 10 points)", "a win by 10 to 24 points", "a win by 25 points or more", DRAWN,
+                 ABORTED)
+
+    def step_features(self, position):
+        """Each seat's match points (as a share of the target), its payoff cards left (the round is won
+        by emptying them) and its payoff top's value; progress: the leader's points of the target."""
+        pb = position.pub[0]
+        target = max(int(pb["target"]), 1)
+        points = pb["points"][:2].astype(float) / target
+        x = np.stack([points, np.log1p(pb["payoff_len"][:2].astype(float)), pb["payoff_top"][:2].astype(float)], 1)
+        return x, float(min(points.max(), 1.0))
+
+    def end_ways(self, records, players):
+        """How far ahead the winner finished (match points: under 10, 10 to 24, 25 or more), drawn, or aborted."""
+        margin = np.abs(records["points"][:, 0].astype(np.int64) - records["points"][:, 1])
+        ways = np.array(self.end_order[:3], dtype=object)
+        return ended_by_cap(records, ways[(margin >= 10).astype(int) + (margin >= 25)])
 
     def cases(self, game):
         # small payoff piles, targets or round limits keep the kit fast; random play ends its matches
