@@ -58,48 +58,52 @@ def unit_loop(owner: str, *, begin_unit_nb, step_nb):
     return kernel(bind(_play_unit, owner, begin_unit_nb=begin_unit_nb, step_nb=step_nb))
 
 
-def _block(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out):
+def _block(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out, play_unit):
     """Units lo .. hi - 1, on buffers of this block's own (params and settings copied too: a
-    shared array's refcount would bounce between threads). Not a kernel: it allocates (NRT)."""
+    shared array's refcount would bounce between threads). Not a kernel: it allocates (NRT).
+    ``play_unit`` is the game's play_unit_nb, called through a pointer (simulate_loop)."""
     params = params.copy()
     settings = settings.copy()
     pub, priv, hid, legal = new_state_nb()
     log = np.zeros(0, np.int32)
     for i in range(lo, hi):
-        play_unit_nb(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
+        play_unit(seed, first + i, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
         record_nb(out[i], first + i, pub, hid)
 
 
-def _simulate(seed, first, players, settings, policies, kinds, params, streams, out, block):
+def _simulate(seed, first, players, settings, policies, kinds, params, streams, out, block, play_unit):
     """Play units first .. first + len(out) - 1 into ``out``, BLOCK units per parallel work item."""
     n = out.size
     n_blocks = (n + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         lo = b * BLOCK
         hi = min(n, lo + BLOCK)
-        block(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out)
+        block(seed, first, lo, hi, players, settings, policies, kinds, params, streams, out, play_unit)
 
 
-def simulate_loop(owner: str, signature, *, play_unit_nb, record_nb, new_state_nb, block: int):
+def simulate_loop(owner: str, signature, *, unit_sig, play_unit_nb, record_nb, new_state_nb, block: int):
     """``(_block_nb, simulate_nb)`` of a game, compiled now (they load from the disk cache on import):
     ``simulate_nb`` with ``signature``, over parallel blocks of ``block`` units.
 
-    The parallel loop calls the block through a function pointer (its last argument), not
-    directly: numba links a callee's code into its caller and optimises all of it again, and the
-    parallel loop is compiled twice over (the loop and its work function), so a direct call
-    compiled the game's whole engine two more times on every first run. One pointer call per
-    block costs nothing a run can see."""
-    block_sig = types.void(types.int64, types.int64, types.int64, types.int64, *signature.args[2:])
-    block_nb = njit(block_sig, nogil=True, cache=True)(
-        bind(_block, owner, play_unit_nb=play_unit_nb, record_nb=record_nb, new_state_nb=new_state_nb))
+    The parallel loop calls the block, and the block the game's ``play_unit_nb`` (typed
+    ``unit_sig``), through function pointers, not directly: numba links a callee's code into its
+    caller and optimises all of it again, and the parallel loop is compiled twice over (its work
+    function and the function around it), so direct calls compiled the game's whole engine three
+    more times on every first run. A pointer call per block and per unit costs nothing a run can
+    see; the hot loop, play_unit_nb, still has the game's step and policies inlined."""
+    play_unit_nb.compile(unit_sig.args)
+    unit_t = types.FunctionType(unit_sig)
+    block_sig = types.void(types.int64, types.int64, types.int64, types.int64, *signature.args[2:], unit_t)
+    block_nb = njit(block_sig, nogil=True, cache=True)(bind(_block, owner, record_nb=record_nb,
+                                                             new_state_nb=new_state_nb))
     template = bind(_simulate, owner, BLOCK=block)
 
     def make():
-        kernel = njit(types.void(*signature.args, types.FunctionType(block_sig)), parallel=True, nogil=True,
-                      cache=True)(template)
-        return kernel, (block_nb,)
+        kernel = njit(types.void(*signature.args, types.FunctionType(block_sig), unit_t), parallel=True,
+                      nogil=True, cache=True)(template)
+        return kernel, (block_nb, play_unit_nb)
 
-    return block_nb, PointerEntry(template, signature, make, pointers=1)
+    return block_nb, PointerEntry(template, signature, make, pointers=2)
 
 
 def _playout(seed, unit, players, settings, policies, kinds, params, streams, pubs, privs, hids, begin, step):

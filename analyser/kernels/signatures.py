@@ -49,11 +49,12 @@ def _state(public_t, private_t, hidden_t):
             types.boolean[::1], types.int32[::1])
 
 
-def begin_signature(policies_t, public_t, private_t, hidden_t):
+def begin_signature(policies_t, public_t, private_t, hidden_t, returns=types.boolean):
     """``begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal,
-    log)`` -> over: a game's entry point, typed for a call through a pointer (playout_nb's)."""
-    return types.boolean(types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1], policies_t,
-                         types.int64[::1], types.float64[:, ::1], *_state(public_t, private_t, hidden_t))
+    log)`` -> over: a game's entry point, typed for a call through a pointer (playout_nb's); with
+    ``returns=types.void``, ``play_unit_nb``'s (simulate_nb's block calls it so)."""
+    return returns(types.int64, types.int64, types.int64, types.int64[::1], types.int64[::1], policies_t,
+                   types.int64[::1], types.float64[:, ::1], *_state(public_t, private_t, hidden_t))
 
 
 def step_signature(policies_t, public_t, private_t, hidden_t):

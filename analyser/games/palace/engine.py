@@ -13,11 +13,11 @@ from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.dispatch import BUILT_IN
 from analyser.games.palace.records import RECORD_DTYPE
 from analyser.games.palace.rules import play_unit_nb
-from analyser.games.palace.state import POLICIES_T, new_state_nb
+from analyser.games.palace.state import HIDDEN_T, POLICIES_T, PRIVATE_T, PUBLIC_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.loops import simulate_loop
 from analyser.kernels.records import record_status_nb
-from analyser.kernels.signatures import simulate_signature
+from analyser.kernels.signatures import begin_signature, simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 64   # deals per parallel work item
@@ -52,8 +52,9 @@ def record_nb(rec, unit, pub, hid):
     rec["turns"] = hd["turns"]
 
 
+UNIT_SIG = begin_signature(POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T, returns=types.void)
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
-_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, play_unit_nb=play_unit_nb, record_nb=record_nb,
-                                       new_state_nb=new_state_nb, block=BLOCK)
+_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, unit_sig=UNIT_SIG, play_unit_nb=play_unit_nb,
+                                       record_nb=record_nb, new_state_nb=new_state_nb, block=BLOCK)
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate

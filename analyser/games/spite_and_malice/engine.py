@@ -13,11 +13,11 @@ from analyser.games.spite_and_malice.constants import PLAYERS
 from analyser.games.spite_and_malice.dispatch import BUILT_IN
 from analyser.games.spite_and_malice.records import RECORD_DTYPE
 from analyser.games.spite_and_malice.rules import play_unit_nb
-from analyser.games.spite_and_malice.state import POLICIES_T, new_state_nb
+from analyser.games.spite_and_malice.state import HIDDEN_T, POLICIES_T, PRIVATE_T, PUBLIC_T, new_state_nb
 from analyser.kernels.jit import kernel
 from analyser.kernels.loops import simulate_loop
 from analyser.kernels.records import record_status_nb
-from analyser.kernels.signatures import simulate_signature
+from analyser.kernels.signatures import begin_signature, simulate_signature
 
 RECORD_T = numba.from_dtype(RECORD_DTYPE)
 BLOCK = 16   # matches per parallel work item (a match is hundreds of decisions)
@@ -53,8 +53,9 @@ def record_nb(rec, unit, pub, hid):
         rec["rank"][s] = 0 if not done else (2 if hd["winner"] == 1 - s else 1)
 
 
+UNIT_SIG = begin_signature(POLICIES_T, PUBLIC_T, PRIVATE_T, HIDDEN_T, returns=types.void)
 SIMULATE_SIG = simulate_signature(POLICIES_T, RECORD_T, types.int64[::1])
-_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, play_unit_nb=play_unit_nb, record_nb=record_nb,
-                                       new_state_nb=new_state_nb, block=BLOCK)
+_block_nb, simulate_nb = simulate_loop(__file__, SIMULATE_SIG, unit_sig=UNIT_SIG, play_unit_nb=play_unit_nb,
+                                       record_nb=record_nb, new_state_nb=new_state_nb, block=BLOCK)
 
 simulate = with_kinds(simulate_nb, BUILT_IN)   # GameSpec.simulate
