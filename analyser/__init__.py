@@ -138,8 +138,8 @@ def warmup(*args, **kwargs):
     return _warmup(*args, **kwargs)
 
 
-__all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "skill", "load",
-           "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
+__all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "vary", "report", "skill",
+           "load", "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once
     __import__("analyser.kernels.cache")
