@@ -25,15 +25,16 @@ what each part cost.
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analyser.analyses.skill_ladder import DEFAULT_BUDGETS, climbed, ladder, search_seat
+from analyser.analyses.skill_ladder import DEFAULT_BUDGETS, check_budgets, climbed, ladder, search_seat
 from analyser.engine.config import whole_number
-from analyser.errors import UserError, choices
+from analyser.errors import AbortedUnits, UserError, choices
 from analyser.io.jsonable import jsonable_tree, rows
 from analyser.io.numbers import hundred
 from analyser.kernels.rng import MAX_POLICY_STREAMS
@@ -159,6 +160,7 @@ def skill(game: str = "palace", players: int | None = None, strong="pimc", field
     luck_count = _count(None, luck_deals, count, "luck_deals")
     ladder_count = _count(None, ladder_deals, count, "ladder_deals")
     bootstrap = whole_number(bootstrap, "the bootstrap replicates", 100, 100_000)
+    budgets = check_budgets(budgets)
     strong_seat = search_seat(game, strong, unit)
     base = RunConfig.build(game, players=players, policies=[strong_seat], deals=1, seed=seed, rules=rules,
                            unit=unit)
@@ -177,7 +179,7 @@ def skill(game: str = "palace", players: int | None = None, strong="pimc", field
             "settings": info["settings"], "parts": list(todo),
             "policies": {"beginner": BEGINNER, "strong": strong_seat.label(), "open": open_seat.label(),
                          "field": field_seat.label()},
-            "deals": count, "luck_deals": luck_count, "replays": replays, "budgets": [int(b) for b in budgets],
+            "deals": count, "luck_deals": luck_count, "replays": replays, "budgets": budgets,
             "ladder_deals": ladder_count, "bootstrap": bootstrap, "result": RESULT_TEXT, "seconds": {},
             "versions": info["versions"]}
     out = SkillResult(meta)
@@ -251,7 +253,9 @@ def _luck(out: SkillResult, levels: list, count: int, replays: int, bootstrap: i
         shares = []
         for r in range(replays):
             streams = [r * players + s for s in range(players)]
-            result = simulate(game, policies=[seat], deals=count, streams=streams, keep_records=True, **common)
+            with warnings.catch_warnings():        # an aborted replay drops its deal, counted in "dropped"
+                warnings.simplefilter("ignore", AbortedUnits)
+                result = simulate(game, policies=[seat], deals=count, streams=streams, keep_records=True, **common)
             rec = result.records
             groups = outcome_groups(result.game, players)
             win = group_values(rec, groups)[:, 0, :].T                 # deals x groups

@@ -36,6 +36,14 @@ def search_seat(game: str, policy, unit: str | None = None):
     return seat
 
 
+def check_budgets(budgets) -> list[int]:
+    """The ladder's budgets as whole numbers of at least 1, or a UserError (before anything is played)."""
+    items = list(budgets or [])
+    if not items or any(isinstance(b, bool) or int(b) != b or b < 1 for b in items):
+        raise UserError(f"the ladder's budgets must be whole numbers of at least 1, not {items}")
+    return [int(b) for b in items]
+
+
 def at_budget(seat, budget: int):
     """``seat`` with its budget (its first parameter) set to ``budget``."""
     name = seat.spec.params[0].name
@@ -52,16 +60,14 @@ def ladder(game: str, strong="pimc", budgets=DEFAULT_BUDGETS, players: int | Non
     from analyser.analyses.compare import compare
 
     seat = search_seat(game, strong, unit)
-    if not budgets or any(int(b) != b or b < 1 for b in budgets):
-        raise UserError(f"the ladder's budgets must be whole numbers of at least 1, not {list(budgets)}")
     rows = []
-    for b in budgets:
-        low_seat, high_seat = at_budget(seat, int(b)), at_budget(seat, 2 * int(b))
+    for b in check_budgets(budgets):
+        low_seat, high_seat = at_budget(seat, b), at_budget(seat, 2 * b)
         start = time.perf_counter()
         result = compare(game, [high_seat, low_seat], players=players, deals=deals, seed=seed, rules=rules,
                          unit=unit, threads=threads, progress=progress, **where)
         win = result.summary.set_index("quantity").loc["win share difference"]
-        row = {"budget": int(b), "a": high_seat.label(), "b": low_seat.label(), "deals": int(win["deals"]),
+        row = {"budget": b, "a": high_seat.label(), "b": low_seat.label(), "deals": int(win["deals"]),
                "estimate": float(win["estimate"]), "ci_low": float(win["ci_low"]), "ci_high": float(win["ci_high"]),
                "p_value": float(win["p_value"]), "significant": bool(win["ci_low"] > 0),
                "seconds": time.perf_counter() - start}
