@@ -346,7 +346,45 @@ def _equilibrium_lines(eq) -> list[str]:
             md_table(["policy", "weight", "95% interval", "value", "95% interval"], rows), ""]
 
 
-SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text}
+def _skill_text(report, figures) -> list[str]:
+    """Skill and luck (analyses.report.skill_section runs it): what ran and took, the verdict, the three tables."""
+    if "skipped" in report.parts["skill"]:
+        return [f"*Skipped:* {report.parts['skill']['skipped']}."]
+    m, ran = report.meta, report.meta["ran"]["skill"]
+    result = report.parts["skill"]["result"]
+    r, sm = result.relative, result.meta
+    took = ", ".join(f"{k} {v:,.0f} s" for k, v in ran["seconds_by_part"].items())
+    units = plural(m["unit"])
+    lines = [f"*Ran:* `analyser skill` at report size: the strong player {ran['strong']}, its open-cards variant "
+             f"{ran['open']}, the beginner {ran['beginner']}, each against {ran['field']} (the game's best "
+             f"heuristic) on the same {ran['deals']:,} {units} in every seat arrangement, at {ran['players']} "
+             f"players, seed {m['seed']}; the luck share from {ran['deals']:,} {units} x {ran['replays']} replays; "
+             f"the ladder from {ran['budgets'][0]} to {2 * ran['budgets'][-1]} worlds at most. It took {took} "
+             f"(a search player is the report's dearest part per {m['unit']}; `analyser skill` plays larger "
+             f"budgets and more {units}).", "",
+             f"**Verdict.** {report.verdicts['skill']}", ""]
+    rows = [[x.role, x.policy, pts(x.result), interval(x.ci_low, x.ci_high, pts)] for x in result.players.itertuples()]
+    lines += [f"Against the field ({sm['result']}; points):", "",
+              md_table(["player", "policy", "result", "95% interval"], rows, {2, 3}), "",
+              f"- Learning effect LE (strong - beginner) {pts(r['le'])} points "
+              f"{interval(r['le_ci_low'], r['le_ci_high'], pts)}; random effect RE (open - strong) {pts(r['re'])} "
+              f"{interval(r['re_ci_low'], r['re_ci_high'], pts)}; RS = LE / (LE + RE).", ""]
+    rows = [[x.level, x.policy, f"{x.deals:,} x {x.replays}", pc(x.luck_share), interval(x.ci_low, x.ci_high),
+             "yes" if x.identical else "no"] for x in result.luck.itertuples()]
+    lines += ["Luck share (the deal's part of a seat's win variance):", "",
+              md_table(["level", "in every seat", f"{units} x replays", "luck share", "95% interval",
+                        "every replay alike"], rows, {2, 3, 4}), ""]
+    rows = [[f"{x.a} - {x.b}", f"{x.deals:,}", pts(x.estimate), interval(x.ci_low, x.ci_high, pts),
+             "yes" if x.significant else "no"] for x in result.ladder.itertuples()]
+    lines += ["Skill ladder (2B against B, until a rung is not significant):", "",
+              md_table(["rung", units, "difference (points)", "95% interval", "significant"], rows, {1, 2, 3}), "",
+              f"Method: {r['method']} {sm['luck_method']} Ladder: {sm['ladder_method']}. These figures are not "
+              f"among the report's tests."]
+    return lines
+
+
+SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text,
+                "skill": _skill_text}
 
 
 # ---------------------------------------------------------------------- HTML (notebooks)
@@ -401,5 +439,8 @@ def report_dict(report) -> dict:
             out["policies"] = jsonable_tree({"head_to_head": h2h, "pairs": s["pairs"], "ratings": s["ratings"],
                                      "fit": s.get("fit"), "equilibrium": s.get("equilibrium"), "same": s.get("same"),
                                      "best_vs_second": s["duel"], "model": s["model"], "method": s["meta"]})
+    if "skill" in p:
+        s = p["skill"]
+        out["skill"] = {"skipped": s["skipped"]} if "skipped" in s else s["result"].to_dict()
     return out
 

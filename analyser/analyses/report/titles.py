@@ -1,2 +1,3 @@
 """The report's sections by the names ``--section`` takes, with their titles."""
-TITLES = {"seats": "Seats", "players": "Player counts", "rules": "Rule settings", "policies": "Policies"}
+TITLES = {"seats": "Seats", "players": "Player counts", "rules": "Rule settings", "policies": "Policies",
+          "skill": "Skill and luck"}
