@@ -90,7 +90,7 @@ class SkillResult:
         if self.relative is not None:
             out["relative"] = rs_text(self.relative)
         if self.luck is not None:
-            out["luck"] = "; ".join(luck_text(r) for r in self.luck.to_dict("records"))
+            out["luck"] = luck_text(self.luck)
         if self.ladder is not None:
             out["ladder"] = climbed(self.ladder)
         return out
@@ -130,11 +130,13 @@ def rs_text(r: dict) -> str:
             f"{hundred(r['re_ci_high'], 1, sign=True)}] points, over {r['deals']:,} deals")
 
 
-def luck_text(r: dict) -> str:
-    """One level's luck share in one sentence."""
-    same = " (every replay played alike: the deal decides)" if r["identical"] else ""
-    return (f"luck share {100 * r['luck_share']:.0f}% [{100 * r['ci_low']:.0f}, {100 * r['ci_high']:.0f}] with "
-            f"{r['policy']} in every seat{same}")
+def luck_text(luck: pd.DataFrame) -> str:
+    """Every level's luck share in one clause: "the luck share is 100% [99, 100] with saver (every replay
+    alike) and 11% [3, 20] with pimc, each in every seat"."""
+    parts = [f"{100 * r.luck_share:.0f}% [{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}] with {r.policy}"
+             + (" (every replay alike: the deal decides)" if r.identical else "") for r in luck.itertuples()]
+    return ("the luck share (the deal's part of a seat's win variance) is " + " and ".join(parts)
+            + (", each" if len(parts) > 1 else "") + " in every seat")
 
 
 def skill(game: str = "palace", players: int | None = None, strong="pimc", field=None, deals: int | None = None,

@@ -53,7 +53,7 @@ RS_METHOD = ("RS = LE / (LE + RE) (Borm and van der Genugten 2001): LE = mean ov
              "bootstrap over deals ({b} replicates, the deal's three results resampled together), unbounded when "
              "LE + RE <= 0 in more than 2.5% of the replicates; an effect 0 on every deal moves RS's bound on its "
              "side to its interval for the deals not seen.")
-ICC_METHOD = ("luck share = ICC(1) with the deal as the class: each deal replayed R times with fresh policy "
+ICC_METHOD = ("Luck share = ICC(1) with the deal as the class: each deal replayed R times with fresh policy "
               "streams, y = a seat's (team's) win share; per seat MSB = R var_d(mean_r y), MSW = mean_d var_r y, "
               "averaged over seats; ICC = (MSB - MSW) / (MSB + (R - 1) MSW); 95% interval: percentile bootstrap "
               "over deals ({b} replicates), within-deal variance floored at 1 / (n (R - 1)).")

@@ -16,7 +16,7 @@ def test_tables_name_every_part_and_what_it_cost():
     r = runner.invoke(app, QUICK, env={"COLUMNS": "140"})
     assert r.exit_code == 0, r.output
     out = r.stdout
-    for text in ("relative: relative skill RS = ", "luck share", "with saver in every seat", "Against the field",
+    for text in ("relative: relative skill RS = ", "luck share", "with saver (every replay alike", "Against the field",
                  "pimc:worlds=2,open=yes (cheating)", "Skill ladder", "pimc:worlds=1", "took relative"):
         assert text in out
 

@@ -1,16 +1,17 @@
-"""The report's "Skill and luck" section: ``analyser skill`` at a report's size, its verdict and its text.
+"""The report's "Skill and luck" section: ``analyser skill`` at a report's size, and its verdict.
 
 A search player plays every legal action out in every world at each decision, so this section is the
-report's dearest per deal (the template's _skill_text says what it ran and took): it plays the strong player at REPORT_STRONG (4 worlds) on ``skill_deals``
-deals (default DEFAULT_SKILL_DEALS), the luck share with REPORT_REPLAYS replays (fewer when the seats
-leave fewer streams) and the ladder's first rungs only (REPORT_BUDGETS). Its figures are descriptive, each with its own 95% interval, and are not among the tests
-of the report's false-discovery family (RS and the luck share are not tests; the ladder's rungs stop
-at the first that is not significant, a rule of their own). The measures are about the game, not the
-report's line-up: they are read against the game's best heuristic (GameSpec.field).
+report's dearest per deal (the template's _skill_text says what it ran and what it took). It plays the
+strong player at REPORT_STRONG (4 worlds) on ``skill_deals`` deals (default DEFAULT_SKILL_DEALS), the
+luck share with REPORT_REPLAYS replays (fewer when the seats leave fewer streams) and the ladder's first
+rungs only (REPORT_BUDGETS). Its figures are descriptive, each with its own 95% interval, and are not
+among the tests of the report's false-discovery family (RS and the luck share are not tests; the
+ladder's rungs stop at the first that is not significant, a rule of their own). The measures are about
+the game, not the report's line-up: they are read against the game's best heuristic (GameSpec.field).
 """
 from __future__ import annotations
 
-from analyser.analyses.report.template import interval, pc
+from analyser.analyses.skill import luck_text
 from analyser.analyses.skill_ladder import climbed
 
 DEFAULT_SKILL_DEALS = 100
@@ -54,6 +55,4 @@ def skill_verdict(report) -> str:
         ci = f" [{r['ci_low']:.2f}, {r['ci_high']:.2f}]" if r["bounded"] else " (no interval: LE + RE may be 0)"
         how = "mostly skill" if r["rs"] > 2 / 3 else "mostly luck" if r["rs"] < 1 / 3 else "skill and luck alike"
         head = f"Relative skill RS = {r['rs']:.2f}{ci} ({how}: 0 is pure chance, 1 no chance)"
-    luck = "; ".join(f"the deal is {pc(x.luck_share, 0)} {interval(x.ci_low, x.ci_high)} of a seat's win variance "
-                     f"with {x.policy} in every seat" for x in result.luck.itertuples())
-    return f"{head}; {luck}; skill ladder: {climbed(result.ladder)}."
+    return f"{head}; {luck_text(result.luck)}; skill ladder: {climbed(result.ladder)}."

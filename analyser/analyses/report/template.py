@@ -378,8 +378,8 @@ def _skill_text(report, figures) -> list[str]:
              "yes" if x.significant else "no"] for x in result.ladder.itertuples()]
     lines += ["Skill ladder (2B against B, until a rung is not significant):", "",
               md_table(["rung", units, "difference (points)", "95% interval", "significant"], rows, {1, 2, 3}), "",
-              f"Method: {r['method']} {sm['luck_method']} Ladder: {sm['ladder_method']}. These figures are not "
-              f"among the report's tests."]
+              f"- Relative skill: {r['method']}", f"- {sm['luck_method']}", f"- Ladder: {sm['ladder_method']}.", "",
+              "These figures are descriptive, each with its own interval: they are not among the report's tests."]
     return lines
 
 
