@@ -187,19 +187,18 @@ def skill(game: str = "palace", players: int | None = None, strong="pimc", field
     out = SkillResult(meta)
     common = {"players": base.players, "seed": seed, "rules": rules, "unit": unit, "threads": threads,
               "progress": progress, "backend": backend, "run_dir": run_dir}
+    runs = {"relative": lambda: _relative(out, {"beginner": BEGINNER, "strong": strong_seat, "open": open_seat},
+                                          field_seat, count, bootstrap, game, common),
+            "luck": lambda: _luck(out, [("field", field_seat), ("strong", strong_seat)], luck_count, replays,
+                                  bootstrap, game, common),
+            "ladder": lambda: _ladder(out, strong_seat, budgets, ladder_count, game, common)}
     for part in todo:
         if announce:
             announce(f"{PART_TITLES[part]} ...")
         start = time.perf_counter()
-        if part == "relative":
-            _relative(out, {"beginner": BEGINNER, "strong": strong_seat, "open": open_seat}, field_seat, count,
-                      bootstrap, game, common)
-        elif part == "luck":
-            _luck(out, [("field", field_seat), ("strong", strong_seat)], luck_count, replays, bootstrap, game,
-                  common)
-        else:
-            out.ladder = ladder(game, strong_seat, budgets, deals=ladder_count, **common)
-            meta["ladder_method"] = LADDER_METHOD
+        with warnings.catch_warnings():          # aborted deals are dropped and counted by each part instead
+            warnings.simplefilter("ignore", AbortedUnits)
+            runs[part]()
         meta["seconds"][part] = time.perf_counter() - start
     return out
 
@@ -255,15 +254,18 @@ def _luck(out: SkillResult, levels: list, count: int, replays: int, bootstrap: i
         shares = []
         for r in range(replays):
             streams = [r * players + s for s in range(players)]
-            with warnings.catch_warnings():        # an aborted replay drops its deal, counted in "dropped"
-                warnings.simplefilter("ignore", AbortedUnits)
-                result = simulate(game, policies=[seat], deals=count, streams=streams, keep_records=True, **common)
+            result = simulate(game, policies=[seat], deals=count, streams=streams, keep_records=True, **common)
             rec = result.records
             groups = outcome_groups(result.game, players)
             win = group_values(rec, groups)[:, 0, :].T                 # deals x groups
-            win[rec["aborted"].astype(bool)] = np.nan
+            win[rec["aborted"].astype(bool)] = np.nan                   # the deal is dropped, and counted
             shares.append(win)
         stat = luck_share(np.stack(shares, axis=1), bootstrap=bootstrap, seed=out.meta["seed"])
         frames.append({"level": level, "policy": seat.label(), **{k: v for k, v in stat.items() if k != "method"}})
         out.meta["luck_method"] = stat["method"]
     out.luck = pd.DataFrame(frames)
+
+
+def _ladder(out: SkillResult, strong_seat, budgets: list[int], count: int, game: str, common: dict):
+    out.ladder = ladder(game, strong_seat, budgets, deals=count, **common)
+    out.meta["ladder_method"] = LADDER_METHOD

@@ -55,8 +55,9 @@ def ladder(game: str, strong="pimc", budgets=DEFAULT_BUDGETS, players: int | Non
            progress: bool | None = None, on_rung=None, **where) -> pd.DataFrame:
     """One row per rung played: the strong player at 2B against B for each B of ``budgets`` in turn,
     stopping after the first rung that is not significant. Columns: budget (B), a, b (the two labels),
-    deals, estimate (A - B in win share), ci_low, ci_high, p_value, significant (the interval above 0),
-    seconds. on_rung(row, result) is called after each rung (benchmarks/strength.py prints it)."""
+    deals (completed), aborted (deals dropped: aborted in some arrangement), estimate (A - B in win
+    share), ci_low, ci_high, p_value, significant (the interval above 0), seconds. on_rung(row, result) is
+    called after each rung (benchmarks/strength.py prints it)."""
     from analyser.analyses.compare import compare
 
     seat = search_seat(game, strong, unit)
@@ -68,6 +69,7 @@ def ladder(game: str, strong="pimc", budgets=DEFAULT_BUDGETS, players: int | Non
                          unit=unit, threads=threads, progress=progress, **where)
         win = result.summary.set_index("quantity").loc["win share difference"]
         row = {"budget": b, "a": high_seat.label(), "b": low_seat.label(), "deals": int(win["deals"]),
+               "aborted": int(win["aborted_deals"]),
                "estimate": float(win["estimate"]), "ci_low": float(win["ci_low"]), "ci_high": float(win["ci_high"]),
                "p_value": float(win["p_value"]), "significant": bool(win["ci_low"] > 0),
                "seconds": time.perf_counter() - start}
