@@ -127,7 +127,8 @@ def rs_text(r: dict) -> str:
     return (f"relative skill RS = {r['rs']:.2f} {ci}: LE {hundred(r['le'], 1, sign=True)} "
             f"[{hundred(r['le_ci_low'], 1, sign=True)}, {hundred(r['le_ci_high'], 1, sign=True)}] points, "
             f"RE {hundred(r['re'], 1, sign=True)} [{hundred(r['re_ci_low'], 1, sign=True)}, "
-            f"{hundred(r['re_ci_high'], 1, sign=True)}] points, over {r['deals']:,} deals")
+            f"{hundred(r['re_ci_high'], 1, sign=True)}] points, over {r['deals']:,} deals"
+            + (f" ({r['dropped']:,} dropped: aborted for some player)" if r["dropped"] else ""))
 
 
 def luck_text(luck: pd.DataFrame) -> str:

@@ -116,13 +116,13 @@ def print_skill_tables(result, console=None):
                for r in result.players.itertuples()])
     if result.luck is not None:
         table(f"Luck share: {m['luck_deals']:,} deals x {m['replays']} replays", m.get("luck_method"),
-              ["level", "policy in every seat", "luck share", "95% interval", "replays alike"],
+              ["level", "policy in every seat", "luck share", "95% interval", "replays alike", "dropped"],
               [[r.level, r.policy, f"{100 * r.luck_share:.1f}%", f"[{100 * r.ci_low:.1f}%, {100 * r.ci_high:.1f}%]",
-                "yes" if r.identical else "no"] for r in result.luck.itertuples()])
+                "yes" if r.identical else "no", f"{r.dropped:,}"] for r in result.luck.itertuples()])
     if result.ladder is not None:
         table("Skill ladder: 2B against B (paired 95% intervals)", m.get("ladder_method"),
-              ["B", "A", "B's policy", "A - B (points)", "95% interval", "significant"],
+              ["B", "A", "B's policy", "A - B (points)", "95% interval", "significant", "aborted"],
               [[str(r.budget), r.a, r.b, pts(r.estimate), f"[{pts(r.ci_low)}, {pts(r.ci_high)}]",
-                "yes" if r.significant else "no"] for r in result.ladder.itertuples()])
+                "yes" if r.significant else "no", f"{r.aborted:,}"] for r in result.ladder.itertuples()])
     took = ", ".join(f"{k} {v:,.0f} s" for k, v in m["seconds"].items())
     console.print(f"took {took}")
