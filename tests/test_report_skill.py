@@ -41,3 +41,16 @@ def test_a_game_without_a_search_player_skips_it(tmp_path):
     assert r.verdicts["skill"] == ("not applicable: High card (an example game) has no search player with an "
                                    "open-cards variant to measure skill with.")
     assert "*Skipped:* High card" in (tmp_path / "hc.md").read_text()
+
+
+def test_skill_deals_is_checked_before_anything_plays(tmp_path):
+    from typer.testing import CliRunner
+
+    from analyser.cli.main import app
+    from tests.cli.test_bad_input import assert_one_line
+
+    r = CliRunner().invoke(app, ["report", "palace", "--section", "skill", "--skill-deals", "1", "--no-progress",
+                                 "--out", str(tmp_path / "p.md")])
+    assert r.exit_code == 2
+    assert_one_line(r.stderr, "the skill section's deals must be from 2")
+    assert not (tmp_path / "p.md").exists()
