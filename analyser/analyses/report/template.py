@@ -354,14 +354,17 @@ def _skill_text(report, figures) -> list[str]:
     result = report.parts["skill"]["result"]
     r, sm = result.relative, result.meta
     took = ", ".join(f"{k} {v:,.0f} s" for k, v in ran["seconds_by_part"].items())
-    units = plural(m["unit"])
-    lines = [f"*Ran:* `analyser skill` at report size: the strong player {ran['strong']}, its open-cards variant "
-             f"{ran['open']}, the beginner {ran['beginner']}, each against {ran['field']} (the game's best "
+    unit = ran.get("unit", m["unit"])
+    units = plural(unit)
+    single = "" if unit == m["unit"] else (f" (single {units} from fresh deals, not whole {plural(m['unit'])}: a "
+                                           f"search player is slow on these)")
+    lines = [f"*Ran:* `analyser skill` at report size{single}: the strong player {ran['strong']}, its open-cards "
+             f"variant {ran['open']}, the beginner {ran['beginner']}, each against {ran['field']} (the game's best "
              f"heuristic) on the same {ran['deals']:,} {units} in every seat arrangement, at {ran['players']} "
              f"players, seed {m['seed']}; the luck share from {ran['deals']:,} {units} x {ran['replays']} replays; "
              f"the ladder from {ran['budgets'][0]} to {2 * ran['budgets'][-1]} worlds at most. It took {took} "
-             f"(a search player is the report's dearest part per {m['unit']}; `analyser skill` plays larger "
-             f"budgets and more {units}).", "",
+             f"(a search player is the report's dearest part per {unit}; `analyser skill` plays larger budgets and "
+             f"more {units}).", "",
              f"**Verdict.** {report.verdicts['skill']}", ""]
     rows = [[x.role, x.policy, pts(x.result), interval(x.ci_low, x.ci_high, pts)] for x in result.players.itertuples()]
     lines += [f"Against the field ({sm['result']}; points):", "",
