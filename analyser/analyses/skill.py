@@ -134,7 +134,7 @@ def rs_text(r: dict) -> str:
 def luck_text(luck: pd.DataFrame) -> str:
     """Every level's luck share in one clause: "the luck share is 100% [99, 100] with saver (every replay
     alike) and 11% [3, 20] with pimc, each in every seat"."""
-    parts = [f"{100 * r.luck_share:.0f}% [{100 * r.ci_low:.0f}, {100 * r.ci_high:.0f}] with {r.policy}"
+    parts = [f"{round(100 * r.luck_share)}% [{round(100 * r.ci_low)}, {round(100 * r.ci_high)}] with {r.policy}"
              + (" (every replay alike: the deal decides)" if r.identical else "") for r in luck.itertuples()]
     return ("the luck share (the deal's part of a seat's win variance) is " + " and ".join(parts)
             + (", each" if len(parts) > 1 else "") + " in every seat")

@@ -88,8 +88,8 @@ def climbed(frame: pd.DataFrame) -> str:
     paid = frame[frame["significant"]]
     last = frame.iloc[-1]
     if last["significant"]:
-        return (f"every rung played paid ({len(paid)} doublings, up to {last['a']}); the ladder did not reach its "
-                f"top")
+        return (f"every rung played paid ({len(paid)} doubling{'s' if len(paid) > 1 else ''}, up to {last['a']}); "
+                f"the ladder ended before a rung that does not")
     if paid.empty:
         return f"the first doubling ({last['a']} against {last['b']}) is not significant"
     return (f"{len(paid)} doubling{'s' if len(paid) > 1 else ''} paid (up to {paid.iloc[-1]['a']}); "
