@@ -54,3 +54,10 @@ def test_skill_deals_is_checked_before_anything_plays(tmp_path):
     assert r.exit_code == 2
     assert_one_line(r.stderr, "the skill section's deals must be from 2")
     assert not (tmp_path / "p.md").exists()
+
+
+def test_a_match_game_is_read_a_round_at_a_time(tmp_path):
+    r = analyser.report("olenon", deals=100, seed=1, sections="skill", skill_deals=10, out=tmp_path / "o.md")
+    ran = r.meta["ran"]["skill"]
+    assert ran["unit"] == "round" and ran["field"] == "tempo" and ran["replays"] == 3      # 15 streams // 4 seats
+    assert "(single rounds from fresh deals, not whole matches" in (tmp_path / "o.md").read_text()
