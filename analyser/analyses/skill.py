@@ -131,10 +131,15 @@ def rs_text(r: dict) -> str:
             + (f" ({r['dropped']:,} dropped: aborted for some player)" if r["dropped"] else ""))
 
 
+def _pc(x: float) -> str:
+    """A share in percent to 0.1 (a bound near 1 stays apart from the estimate), never "-0.0"."""
+    return f"{round(100 * x, 1) + 0.0:.1f}"
+
+
 def luck_text(luck: pd.DataFrame) -> str:
-    """Every level's luck share in one clause: "the luck share is 100% [99, 100] with saver (every replay
-    alike) and 11% [3, 20] with pimc, each in every seat"."""
-    parts = [f"{round(100 * r.luck_share)}% [{round(100 * r.ci_low)}, {round(100 * r.ci_high)}] with {r.policy}"
+    """Every level's luck share in one clause: "the luck share is 100.0% [99.5, 100.0] with saver (every
+    replay alike) and 11.4% [3.3, 19.8] with pimc, each in every seat"."""
+    parts = [f"{_pc(r.luck_share)}% [{_pc(r.ci_low)}, {_pc(r.ci_high)}] with {r.policy}"
              + (" (every replay alike: the deal decides)" if r.identical else "") for r in luck.itertuples()]
     return ("the luck share (the deal's part of a seat's win variance) is " + " and ".join(parts)
             + (", each" if len(parts) > 1 else "") + " in every seat")
