@@ -12,7 +12,7 @@ Layout, each layer importing only those below it (checked by import-linter,
 ``make lint``)::
 
     cli/        the Typer commands
-    analyses/   simulate, trace, compare, tournament, sweep, vary, report: plans over the engine
+    analyses/   simulate, trace, compare, tournament, sweep, vary, skill, report: plans over the engine
     engine/     a run's configuration, the pipeline (plan, executor, sink, stop rule), progress
     games/      the registry and policy specs, and one package per game: compiled rules and engine,
                 policies, trace text
@@ -103,6 +103,14 @@ def shape(*args, **kwargs):
     return _shape(*args, **kwargs)
 
 
+def skill(*args, **kwargs):
+    """How much skill matters against the deal: relative skill, the luck share and the skill ladder;
+    see :func:`analyser.analyses.skill.skill`."""
+    from analyser.analyses.skill import skill as _skill
+
+    return _skill(*args, **kwargs)
+
+
 def load(path):
     """Read a results file written by ``simulate(..., out=...)``."""
     from analyser.analyses.show import load as _load
@@ -147,7 +155,7 @@ def warmup(*args, **kwargs):
 
 
 __all__ = ["__version__", "simulate", "trace", "replay", "compare", "tournament", "sweep", "tune", "vary", "report",
-           "shape",
+           "skill", "shape",
            "load", "merge", "rollout", "review", "register_game", "warmup", "UserError", "CACHE_DIR"]
 
 if "numba.core.caching" in _sys.modules:  # numba is loaded already: install the locator at once

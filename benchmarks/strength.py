@@ -8,8 +8,8 @@ paired 95% interval, on the game's default player count:
 
 - PIMC at its defaults against each built-in heuristic (the best of them is the bar);
 - ISMCTS at its defaults against PIMC;
-- the budget ladder: PIMC at 2B worlds against B worlds, rung by rung, until a rung's interval
-  covers 0.
+- the budget ladder (analyser.analyses.skill_ladder, as ``analyser skill`` plays it): PIMC at 2B
+  worlds against B worlds, rung by rung, until a rung is not significant.
 """
 from __future__ import annotations
 
@@ -19,16 +19,20 @@ import time
 from machine import machine_line
 
 import analyser
+from analyser.analyses.skill_ladder import ladder
 from analyser.games.registry import get_game
 
 
-def row(game, a: str, b: str, deals: int, seed: int, unit=None) -> tuple[str, float, float]:
+def line(game, a: str, b: str, deals: int, estimate: float, low: float, high: float, seconds: float) -> str:
+    return (f"| {game} | `{a}` | `{b}` | {deals:,} | {100 * estimate:+.2f} [{100 * low:+.2f}, {100 * high:+.2f}] | "
+            f"{seconds:,.0f} s |")
+
+
+def row(game, a: str, b: str, deals: int, seed: int, unit=None) -> str:
     t = time.perf_counter()
     result = analyser.compare(game, [a, b], deals=deals, seed=seed, progress=False, unit=unit)
     win = result.summary.set_index("quantity").loc["win share difference"]
-    line = (f"| {game} | `{a}` | `{b}` | {deals:,} | {100 * win['estimate']:+.2f} "
-            f"[{100 * win['ci_low']:+.2f}, {100 * win['ci_high']:+.2f}] | {time.perf_counter() - t:,.0f} s |")
-    return line, win["ci_low"], win["ci_high"]
+    return line(game, a, b, deals, win["estimate"], win["ci_low"], win["ci_high"], time.perf_counter() - t)
 
 
 def main() -> None:
@@ -51,17 +55,16 @@ def main() -> None:
     if "heuristics" not in skip:
         names = args.against.split(",") if args.against else [h.name for h in game.heuristics]
         for name in names:
-            print(row(game.name, "pimc", name, args.deals, args.seed, args.unit)[0], flush=True)
+            print(row(game.name, "pimc", name, args.deals, args.seed, args.unit), flush=True)
     if "ismcts" not in skip:
-        print(row(game.name, "ismcts", "pimc", args.deals, args.seed, args.unit)[0], flush=True)
+        print(row(game.name, "ismcts", "pimc", args.deals, args.seed, args.unit), flush=True)
     if "ladder" not in skip:
-        rungs = [int(b) for b in args.ladder.split(",")]
-        for b in rungs:
-            line, low, high = row(game.name, f"pimc:worlds={2 * b}", f"pimc:worlds={b}", args.deals, args.seed,
-                                  args.unit)
-            print(line, flush=True)
-            if low <= 0 <= high:
-                break
+        def show(r, _):
+            print(line(game.name, r["a"], r["b"], args.deals, r["estimate"], r["ci_low"], r["ci_high"],
+                       r["seconds"]), flush=True)
+
+        ladder(game.name, "pimc", [int(b) for b in args.ladder.split(",")], deals=args.deals, seed=args.seed,
+               unit=args.unit, progress=False, on_rung=show)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from analyser.analyses.report import builder, verdicts
 from analyser.cli.main import app
 from analyser.errors import Interrupted
 
-SMALL = {"deals": 600, "tournament_deals": 60, "seed": 1}
+SMALL = {"deals": 600, "tournament_deals": 60, "seed": 1, "skill_deals": 20}
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,7 @@ def test_a_fair_line_up_covers_the_fair_share(palace):
 
 def test_every_section_has_a_verdict_and_its_tables(palace):
     r, _ = palace
-    assert list(r.verdicts) == ["seats", "players", "rules", "policies", "shape"]
+    assert list(r.verdicts) == ["seats", "players", "rules", "policies", "skill", "shape"]
     assert list(r.player_counts["players"]) == [2, 3, 4]
     assert set(r.player_seats["players"]) == {2, 3, 4} and len(r.player_seats) == 9
     rules = r.rules
@@ -161,7 +161,7 @@ def test_metadata_in_the_report_and_its_json(palace):
     assert m["settings"] == {"short_game": False, "ten_on_anything": False, "max_actions": 5000}
     assert m["policies"] == ["saver"] * 3 and m["params"][0] == {"swap": 1.0, "keep": 8.0, "burn_at": 5.0}
     assert {"analyser", "numba", "numpy", "python"} <= set(m["versions"])
-    assert set(m["ran"]) == {"seats", "players", "rules", "policies", "shape"}
+    assert set(m["ran"]) == {"seats", "players", "rules", "policies", "skill", "shape"}
     data = json.loads(path.with_suffix(".json").read_text())
     assert data["meta"]["seed"] == 1 and data["meta"]["versions"] == m["versions"]
     assert data["verdicts"] == r.verdicts

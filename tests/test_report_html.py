@@ -11,7 +11,7 @@ import analyser
 from analyser.analyses.report.markup import inline
 from analyser.cli.main import app
 
-SMALL = {"deals": 400, "tournament_deals": 40, "seed": 1}
+SMALL = {"deals": 400, "tournament_deals": 40, "seed": 1, "skill_deals": 20}
 VOID = {"meta", "img", "br", "hr", "link", "input", "source", "wbr", "col", "area", "base", "embed", "track"}
 
 
@@ -75,7 +75,7 @@ def test_the_verdicts_come_first_then_every_section_of_the_markdown(written):
     page = Page(text)
     markdown_headings = [inline(line.lstrip("#").strip()) for line in r.markdown().splitlines()
                          if re.match(r"#{1,6} ", line)]
-    assert len(markdown_headings) == 9               # title, at a glance, verdicts, 5 sections, how to read it
+    assert len(markdown_headings) == 10              # title, at a glance, verdicts, 6 sections, how to read it
     assert all(_text(h) in page.headings for h in markdown_headings)
     assert page.headings.index("At a glance") < page.headings.index("Verdicts") < page.headings.index("1. Seats")
     assert text.index("Verdicts") < text.index("<table")

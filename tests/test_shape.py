@@ -1,5 +1,7 @@
 """The shape of a game (analyser.analyses.shape): each game's declared end ways and step features, whom the
 estimate follows, and an estimate that beats the base rate on a game played step by step."""
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -93,7 +95,9 @@ def test_the_glance_reads_relative_skill_when_the_report_has_it():
 
     r = BalanceReport({"sections": ["skill"], "unit": "game"})
     assert glance_lines(r) == []
-    r.parts["skill"] = {"relative": {"rs": 0.62, "ci_low": 0.55, "ci_high": 0.70}}
+    r.parts["skill"] = {"skipped": "no search player"}
+    assert glance_lines(r) == []
+    r.parts["skill"] = {"result": SimpleNamespace(relative={"rs": 0.62, "ci_low": 0.55, "ci_high": 0.70})}
     (line,) = glance_lines(r)
     assert "relative skill 0.62 [0.55, 0.70]" in line and "(#1-skill" in line
 

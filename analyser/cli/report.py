@@ -10,7 +10,7 @@ import typer
 from analyser.cli import common
 from analyser.cli.simulate import PLAYERS_HELP, POLICY_HELP
 
-SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies, shape. Default: all five.")
+SECTION_HELP = ("A section to build, repeatable: seats, players, rules, policies, skill, shape. Default: all six.")
 
 
 DEALS_HELP = (
@@ -25,6 +25,9 @@ def report(
         "--tournament-deals", metavar=common.N, show_default=False,
         help="Deals per pair of policies in the policies section, each played in every seat arrangement. "
              "Default: a fifth of --deals.")] = None,
+    skill_deals: Annotated[int | None, typer.Option(
+        "--skill-deals", metavar=common.N, show_default=False,
+        help="Deals of the skill and luck section (a search player at 4 worlds plays them). Default: 100.")] = None,
     section: Annotated[list[str] | None, typer.Option("--section", metavar="NAME", show_default=False,
                                                          help=SECTION_HELP)] = None,
     out: Annotated[list[Path] | None, typer.Option(
@@ -39,7 +42,7 @@ def report(
     """Balance report: is a seat, a player count, a rule setting or a policy
     unfair, and by how much?
 
-    For one line-up (default: the game's default policy in every seat), five
+    For one line-up (default: the game's default policy in every seat), six
     sections after an "at a glance" block, each with a verdict in words, the size of the effect and a 95%
     interval. Seats: each seat's win share against the fair share, a test
     across seats, the first mover's advantage (a line-up of different
@@ -49,7 +52,10 @@ def report(
     declares, does to the first mover, the seats and the length, paired on
     the same deals. Policies: a tournament of the built-in policies, head to
     head first, with ratings and the meta-game's equilibrium (its support and
-    entropy, and a dominant policy if one beats every other). Shape of a game:
+    entropy, and a dominant policy if one beats every other). Skill and
+    luck: relative skill, the deal's share of the win variance and the skill
+    ladder of the game's search player (`analyser skill`, at 4 worlds on
+    --skill-deals deals: the dearest section per deal). Shape of a game:
     the distribution of length, how units end, and from a per-step estimate
     of each side's chance (its Brier score shown) lead changes, comebacks,
     the decisive point and drama. Every test
@@ -76,8 +82,9 @@ def report(
     result = build(game, policies=run.policy, players=run.players, deals=run.count, seed=run.seed, rules=run.rules,
                    threads=run.threads, progress=progress, tournament_deals=tournament_deals, sections=section,
                    announce=announce, out=targets[0], backend=run.backend, run_dir=run.run_dir,
+                   skill_deals=skill_deals,
                    command=_command(game, run.policy, run.players, run.count, tournament_deals, run.seed,
-                                    list(run.rule), section, out))
+                                    list(run.rule), section, out, skill_deals))
     for target in targets[1:]:
         result.save(target)
     _print(result)
@@ -86,7 +93,7 @@ def report(
         typer.echo(f"wrote {target}, {target.with_suffix('.json')}{beside}", err=True)
 
 
-def _command(game, policy, players, count, tournament_deals, seed, rule, section, out) -> str:
+def _command(game, policy, players, count, tournament_deals, seed, rule, section, out, skill_deals=None) -> str:
     """The command line that makes this report again (options as given)."""
     parts = ["analyser", "report", game]
     for p in policy or []:
@@ -97,6 +104,8 @@ def _command(game, policy, players, count, tournament_deals, seed, rule, section
         parts += ["--deals", str(count)]
     if tournament_deals is not None:
         parts += ["--tournament-deals", str(tournament_deals)]
+    if skill_deals is not None:
+        parts += ["--skill-deals", str(skill_deals)]
     parts += ["--seed", str(seed)]
     for r in rule or []:
         parts += ["--rule", r]

@@ -192,6 +192,8 @@ class GameSpec:
     score_bounds: Callable[[int, dict[str, int]], tuple[float, float]] | None = None  # see above
     view: Callable[[], object] | None = None              # None: no replay page
     report_size: tuple[int, int] | None = None  # units per run, deals per pair of its report (None: the defaults)
+    best_heuristic: str | None = None     # the strongest heuristic as measured, the field skill is read against
+                                          # (None: the default policy)
 
     def __post_init__(self):
         for name, target in ENTRY_POINTS.items():
@@ -216,6 +218,11 @@ class GameSpec:
         """The built-in policies but the search players: what a report's tournament and the kit's
         line-ups seat (a search player plays thousands of worlds a decision)."""
         return tuple(p for p in self.policies if not p.search)
+
+    @property
+    def field(self) -> str:
+        """The heuristic a strong player is measured against (``analyser skill``): the best one as measured."""
+        return self.best_heuristic or self.default_policy
 
     def team_of(self, players: int) -> tuple[int, ...]:
         return tuple(self.teams(players)) if self.teams else tuple(range(players))
@@ -282,6 +289,8 @@ class GameSpec:
             raise ValueError(f"game {self.name}: need 1 <= min_players <= default_players <= max_players <= max_seats")
         if self.default_policy not in self.policy_map:
             raise ValueError(f"game {self.name}: default policy '{self.default_policy}' is not among its policies")
+        if self.best_heuristic is not None and self.best_heuristic not in {p.name for p in self.heuristics}:
+            raise ValueError(f"game {self.name}: best heuristic '{self.best_heuristic}' is not among its heuristics")
         if not self.policy_signature or self.policy_signature[-1] != "params":
             raise ValueError(f"game {self.name}: a policy's last argument is its parameter row, 'params'")
         if self.unit not in ("game", "match", "hand", "round"):

@@ -1,7 +1,7 @@
 """The balance report: is a seat, a player count, a rule setting or a policy unfair, and by how much?
 
 ``report(game, policies=None, players=None, deals=50_000, seed=0, rules=None)``
-answers four questions for one game and one line-up (default: the game's
+answers six questions for one game and one line-up (default: the game's
 default policy in every seat), each with a verdict in words, the size of the
 effect and a 95% interval:
 
@@ -18,7 +18,12 @@ effect and a 95% interval:
    the same deals;
 4. policies: a tournament of the game's built-in policies (and any other policy
    of the line-up): the head-to-head matrix first, then the ratings, their fit
-   and the meta-game's equilibrium where the tournament gives them.
+   and the meta-game's equilibrium where the tournament gives them;
+5. skill and luck: how much skill matters against the deal (relative skill, the luck share, the skill
+   ladder of the game's search player: analyser.analyses.report.skill_section, at a report's small
+   budget), against the game's best heuristic whatever the line-up;
+6. shape of a game: how long units run and how they end, and from a per-step estimate of each side's
+   chance, lead changes, comebacks, the decisive point and drama (analyser.analyses.report.shape_section).
 
 Every test the report makes joins one family, adjusted by Benjamini-Hochberg
 (analyser.stats.multiple); the verdicts call a finding significant at a false
@@ -42,6 +47,7 @@ from analyser.analyses.aborts import require_completed
 from analyser.analyses.report import sections as sec
 from analyser.analyses.report import shape_section
 from analyser.analyses.report.model import BalanceReport
+from analyser.analyses.report.skill_section import build_skill
 from analyser.analyses.report.titles import TITLES
 from analyser.analyses.report.verdicts import VERDICTS
 from analyser.analyses.report.writer import check_out
@@ -52,7 +58,7 @@ from analyser.stats.multiple import FDR, bh_adjust
 
 DEFAULT_DEALS = 50_000
 TOURNAMENT_SHARE = 5           # the tournament plays deals // 5 per pair (each in every arrangement)
-SECTIONS = ("seats", "players", "rules", "policies", "shape")
+SECTIONS = ("seats", "players", "rules", "policies", "skill", "shape")
 
 
 def _sections(value) -> tuple[str, ...]:
@@ -68,13 +74,15 @@ def _sections(value) -> tuple[str, ...]:
 def report(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
            seed: int = 0, rules: dict | None = None, threads: int | None = None, progress: bool | None = None,
            tournament_deals: int | None = None, sections=None, out=None, n: int | None = None,
-           announce=None, command: str | None = None, backend=None, run_dir=None) -> BalanceReport:
+           announce=None, command: str | None = None, backend=None, run_dir=None,
+           skill_deals: int | None = None) -> BalanceReport:
     """Build a balance report of ``game`` for one line-up (see the module docstring).
 
     policies: the line-up as ``simulate`` takes it (default: the game's default policy in every seat).
     deals (or n): units per run (default 50,000): the seats run, each player count, each rule value.
     tournament_deals: deals per pair of policies (default deals // 5), each played in every seat arrangement.
-    sections: some of "seats", "players", "rules", "policies" (default: all).
+    sections: some of "seats", "players", "rules", "policies", "skill", "shape" (default: all).
+    skill_deals: deals of the skill and luck section (default 100: a search player at 4 worlds plays them).
     out: also write the report there (``.md``: Markdown, with ``.json`` and a folder of figures beside it;
     ``.html``: one self-contained page, with ``.json`` beside it); an existing report is replaced only when
     the new one is complete.
@@ -114,7 +122,8 @@ def report(game: str = "palace", policies=None, players: int | None = None, deal
     result = BalanceReport(meta)
     context = {"config": config, "seed": config.seed, "rules": rules, "threads": threads, "progress": progress,
                "count": count, "t_deals": t_deals, "uniform": uniform,
-               "where": where}
+               "where": where, "skill_deals": None if skill_deals is None else whole_number(
+                   skill_deals, "the skill section's deals", 2)}
     start = time.perf_counter()
     current = None
     try:
@@ -381,7 +390,8 @@ def _shape(report: BalanceReport, ctx: dict) -> None:
 SHAPE_SAMPLE = 300             # units played again step by step for the shape section's estimate
 SHAPE_POINTS = 40              # steps of each read
 SHAPE_CHECK = True             # and the estimate checked against rollouts on 30 other units (analyses.shape_check)
-BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies, "shape": _shape}
+BUILDERS = {"seats": _seats, "players": _players, "rules": _rules, "policies": _policies, "skill": build_skill,
+            "shape": _shape}
 FDR_TEXT = ("Benjamini-Hochberg over every test the report made (each seat test and first-mover test, per "
             "player count, every rule value x quantity: the first mover's share, each seat's or team's share, "
             "length; every pair of policies head to head); a finding is significant when its adjusted p-value "

@@ -209,13 +209,13 @@ def _link(report, key: str) -> str:
 
 
 def skill_numbers(report) -> dict | None:
-    """The "Skill and luck" section's relative skill RS with its interval (analyses.skill's ``relative``:
-    rs, ci_low, ci_high), when the report has the section; None otherwise."""
+    """The "Skill and luck" section's relative skill RS with its interval (its SkillResult's ``relative``:
+    rs, ci_low, ci_high), when the report has the section and it ran; None otherwise."""
     part = report.parts.get("skill")
-    if part is None:
+    if part is None or "skipped" in part:
         return None
-    relative = part.get("relative", part) if isinstance(part, dict) else getattr(part, "relative", None)
-    if not isinstance(relative, dict) or missing(relative.get("rs")):
+    relative = part["result"].relative
+    if relative is None or missing(relative.get("rs")):
         return None
     return {"mean": relative["rs"], "low": relative.get("ci_low"), "high": relative.get("ci_high")}
 

@@ -334,8 +334,48 @@ def _shape_text(report, figures) -> list[str]:
     return text_lines(report, figures)
 
 
+def _skill_text(report, figures) -> list[str]:
+    """Skill and luck (analyses.report.skill_section runs it): what ran and took, the verdict, the three tables."""
+    if "skipped" in report.parts["skill"]:
+        return [f"*Skipped:* {report.parts['skill']['skipped']}."]
+    m, ran = report.meta, report.meta["ran"]["skill"]
+    result = report.parts["skill"]["result"]
+    r, sm = result.relative, result.meta
+    took = ", ".join(f"{k} {v:,.0f} s" for k, v in ran["seconds_by_part"].items())
+    unit = ran.get("unit", m["unit"])
+    units = plural(unit)
+    single = "" if unit == m["unit"] else (f" (single {units} from fresh deals, not whole {plural(m['unit'])}: a "
+                                           f"search player is slow on these)")
+    lines = [f"*Ran:* `analyser skill` at report size{single}: the strong player {ran['strong']}, its open-cards "
+             f"variant {ran['open']}, the beginner {ran['beginner']}, each against {ran['field']} (the game's best "
+             f"heuristic) on the same {ran['deals']:,} {units} in every seat arrangement, at {ran['players']} "
+             f"players, seed {m['seed']}; the luck share from {ran['deals']:,} {units} x {ran['replays']} replays; "
+             f"the ladder from {ran['budgets'][0]} to {2 * ran['budgets'][-1]} worlds at most. It took {took} "
+             f"(a search player is the report's dearest part per {unit}; `analyser skill` plays larger budgets and "
+             f"more {units}).", "",
+             f"**Verdict.** {report.verdicts['skill']}", ""]
+    rows = [[x.role, x.policy, pts(x.result), interval(x.ci_low, x.ci_high, pts)] for x in result.players.itertuples()]
+    lines += [f"Against the field ({sm['result']}; points):", "",
+              md_table(["player", "policy", "result", "95% interval"], rows, {2, 3}), "",
+              f"- Learning effect LE (strong - beginner) {pts(r['le'])} points "
+              f"{interval(r['le_ci_low'], r['le_ci_high'], pts)}; random effect RE (open - strong) {pts(r['re'])} "
+              f"{interval(r['re_ci_low'], r['re_ci_high'], pts)}; RS = LE / (LE + RE).", ""]
+    rows = [[x.level, x.policy, f"{x.deals:,} x {x.replays}", pc(x.luck_share), interval(x.ci_low, x.ci_high),
+             "yes" if x.identical else "no"] for x in result.luck.itertuples()]
+    lines += ["Luck share (the deal's part of a seat's win variance):", "",
+              md_table(["level", "in every seat", f"{units} x replays", "luck share", "95% interval",
+                        "every replay alike"], rows, {2, 3, 4}), ""]
+    rows = [[f"{x.a} - {x.b}", f"{x.deals:,}", pts(x.estimate), interval(x.ci_low, x.ci_high, pts),
+             "yes" if x.significant else "no"] for x in result.ladder.itertuples()]
+    lines += ["Skill ladder (2B against B, until a rung is not significant):", "",
+              md_table(["rung", units, "difference (points)", "95% interval", "significant"], rows, {1, 2, 3}), "",
+              f"- Relative skill: {r['method']}", f"- {sm['luck_method']}", f"- Ladder: {sm['ladder_method']}.", "",
+              "These figures are descriptive, each with its own interval: they are not among the report's tests."]
+    return lines
+
+
 SECTION_TEXT = {"seats": _seats_text, "players": _players_text, "rules": _rules_text, "policies": _policies_text,
-                "shape": _shape_text}
+                "skill": _skill_text, "shape": _shape_text}
 
 
 # ---------------------------------------------------------------------- HTML (notebooks)
@@ -401,5 +441,8 @@ def report_dict(report) -> dict:
         from analyser.analyses.report.shape_section import to_json
 
         out["shape"] = jsonable_tree(to_json(p["shape"]))
+    if "skill" in p:
+        s = p["skill"]
+        out["skill"] = {"skipped": s["skipped"]} if "skipped" in s else s["result"].to_dict()
     return out
 

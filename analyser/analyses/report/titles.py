@@ -1,3 +1,3 @@
 """The report's sections by the names ``--section`` takes, with their titles."""
 TITLES = {"seats": "Seats", "players": "Player counts", "rules": "Rule settings", "policies": "Policies",
-          "shape": "Shape of a game"}
+          "skill": "Skill and luck", "shape": "Shape of a game"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from analyser.analyses.report.skill_section import skill_verdict
 from analyser.io.numbers import bound, hundred, num, p_text, percent, plural
 from analyser.stats.multiple import FDR
 
@@ -201,6 +202,7 @@ VERDICTS = {
     "policies": lambda r: ("not applicable: the game has one policy." if "skipped" in r.parts["policies"]
                            else f"{r.parts['policies']['answer']} {policies_verdict(r.parts['policies'])}"
                            + _dominance(r.parts["policies"])),
+    "skill": skill_verdict,
     "shape": lambda r: _shape_verdict(r),
 }
 

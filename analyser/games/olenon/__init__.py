@@ -65,4 +65,5 @@ GAME = GameSpec(
     score_bounds=lambda players, settings: (0.0, float(settings["rounds"])),   # the team's rounds won
     view=lazy("analyser.games.olenon.view:OlenonView"),
     report_size=(200_000, 50_000),
+    best_heuristic="tempo",             # PIMC's bar (benchmarks/RESULTS.md, "Strength")
 )
