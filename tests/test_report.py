@@ -461,9 +461,10 @@ def test_the_shape_section_and_the_glance_render_with_their_numbers(palace):
     r, path = palace
     part = r.parts["shape"]
     text = path.read_text()
-    assert text.index("## At a glance") < text.index("## Verdicts") < text.index("## 5. Shape of a game")
+    assert text.index("## At a glance") < text.index("## Verdicts") < text.index("## 6. Shape of a game")
     glance = text[text.index("## At a glance"): text.index("## Verdicts")]
-    assert glance.count("\n- ") >= 4 and "(#1-seats)" in glance and "(#5-shape-of-a-game)" in glance
+    assert glance.count("\n- ") >= 4 and "(#1-seats)" in glance and "(#6-shape-of-a-game)" in glance
+    assert "relative skill" in glance and "(#5-skill-and-luck)" in glance
     assert "(#4-policies)" in glance and "%" in glance
     q = {row["quantile"]: row for row in part["length"]["quantiles"]}
     assert f"{q[0.5]['length']:.0f} actions at the median" in r.verdicts["shape"]
@@ -480,5 +481,5 @@ def test_the_shape_section_and_the_glance_render_with_their_numbers(palace):
     assert data["shape"]["estimate"]["brier"]["brier"] == pytest.approx(b["brier"])
     assert data["policies"]["strategy"]["support"] >= 1
     page = r.html()
-    assert page.index('class="glance"') < page.index('class="verdicts"') and 'id="5-shape-of-a-game"' in page
-    assert '<a href="#5-shape-of-a-game">' in page
+    assert page.index('class="glance"') < page.index('class="verdicts"') and 'id="6-shape-of-a-game"' in page
+    assert '<a href="#6-shape-of-a-game">' in page
