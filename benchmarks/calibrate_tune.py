@@ -5,8 +5,8 @@ High card (examples/highcard) with the toy policies of examples/highcard/toys.py
 microseconds and the truth is known by construction:
 
 - ``inert``: x = 0..8 changes nothing (every setting plays as the defaults: exact ties);
-- ``null``: k = 0..8 shifts a random card's draw: every k exactly as strong, but they play other cards,
-  against ``random`` (the hard null: the search's best looks better than it is);
+- ``null``: k = 0..8 takes a random card's draw k places along its stream: every k exactly as strong, but
+  each plays other cards, against ``random`` (the hard null: the search's best looks better than it is);
 - ``planted``: x = 0..8, y = 0..4 with the optimum at x = 4, y = 2, against ``high``; each setting's true
   difference from the defaults measured once by a sweep of every setting on an independent seed
   (``--truth`` deals, paired; its own standard error is printed).
@@ -66,7 +66,7 @@ def mean_se(values) -> str:
     return f"{100 * v.mean():+.2f} ± {100 * 1.96 * v.std(ddof=1) / math.sqrt(v.size):.2f}"
 
 
-def interval_coverage(seeds: int, truth: dict, deals: int = 320) -> None:
+def interval_coverage(seeds: range, truth: dict, deals: int = 320) -> None:
     """The paired interval alone, no selection: one fixed pair of settings per scenario on the confirmation
     stream's deals of each seed, the confirmation's Tango interval against the normal one (mean +- 1.96 sd/sqrt n)."""
     from analyser.analyses.tune import STREAM_SPAN, Player, pooled, wins
@@ -78,12 +78,13 @@ def interval_coverage(seeds: int, truth: dict, deals: int = 320) -> None:
 
     game = get_game("highcard")
     pairs = [("planted", {"x": 4, "y": 2}, {"x": 0, "y": 0}, truth[(4, 2)]), ("null", {"k": 3}, {"k": 0}, 0.0)]
-    print(f"\n| pair ({deals} deals, {seeds} seeds) | Tango covers the truth | normal covers it |\n|---|---|---|")
+    print(f"\n| pair ({deals} deals, seeds {seeds.start}..{seeds.stop - 1}) | Tango covers the truth | "
+          "normal covers it |\n|---|---|---|")
     for name, a, b, true in pairs:
         policy, against, space = SCENARIOS[name]
         tuned, rivals = tuned_policy(game, policy, space), opponents(game, 4, [against])
         executor, tango, normal = make_executor(), 0, 0
-        for seed in range(seeds):
+        for seed in seeds:
             player = Player(RunConfig.build(game, players=4, deals=1, seed=seed), tuned, rivals, None, executor, 1,
                             1 << 16)
             d = wins(pooled(player.plays(tuned.seat(a), 2 * STREAM_SPAN, deals))) - \
@@ -92,13 +93,14 @@ def interval_coverage(seeds: int, truth: dict, deals: int = 320) -> None:
             tango += r["low"] <= true <= r["high"]
             half = 1.96 * d.std(ddof=1) / math.sqrt(d.size)
             normal += d.mean() - half <= true <= d.mean() + half
-        print(f"| {name}: {tuned.seat(a).label()} - {tuned.seat(b).label()} | {share(tango, seeds)} | "
-              f"{share(normal, seeds)} |", flush=True)
+        print(f"| {name}: {tuned.seat(a).label()} - {tuned.seat(b).label()} | {share(tango, len(seeds))} | "
+              f"{share(normal, len(seeds))} |", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=100)
+    ap.add_argument("--first-seed", type=int, default=0, help="the seeds are first-seed .. first-seed + seeds - 1")
     ap.add_argument("--truth", type=int, default=20_000, help="deals per setting of the planted truth")
     ap.add_argument("--optimizers", default="tpe,random,ntbea", help="for the planted scenario")
     ap.add_argument("--scenarios", default="inert,null,planted")
@@ -121,7 +123,7 @@ def main() -> None:
         policy, against, space = SCENARIOS[name]
         kept = covered = found = near = 0
         search_err, confirm_err = [], []
-        for seed in range(args.seeds):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             r = tune("highcard", policy, against=[against], space=space, budget=BUDGET, seed=seed,
                      optimizer=optimizer, **SMALL)
             kept += r.kept
@@ -145,7 +147,7 @@ def main() -> None:
         print(f"| {name} | {optimizer} | {n} | {share(kept, n)} | {share(covered, n)} | {optimum} | "
               f"{mean_se(search_err)} | {mean_se(confirm_err)} |", flush=True)
     if args.intervals:
-        interval_coverage(args.intervals, truth)
+        interval_coverage(range(args.first_seed, args.first_seed + args.intervals), truth)
     print(f"\n{time.perf_counter() - t0:.0f} s")
 
 

@@ -73,6 +73,16 @@ def test_equally_strong_settings_keep_the_defaults(seed):
     assert (r.candidates["race_diff_ci_high"].iloc[1:] > 0).all()     # not exact ties: they play other cards
 
 
+def test_every_null_setting_plays_other_cards_than_the_defaults():
+    """The null's settings are equally strong but none plays as the defaults: a setting that did (a shift of the
+    draw by a multiple of the 3 cards a seat holds) would be a copy of the defaults, whose interval covers 0
+    whatever the deals, and would lift the null's coverage in benchmarks/calibrate_tune.py above 95%."""
+    from analyser.analyses.sweep import sweep
+
+    r = sweep("highcard", [SHIFTED, "random"], values={"k": range(9)}, deals=60, seed=0, threads=1, progress=False)
+    assert not r.table["identical"].any() and (r.table["win_diff"] != 0).sum() >= 6
+
+
 @pytest.mark.two_threads
 def test_the_same_seed_gives_the_same_study_on_two_threads(planted):
     again = planted_run(threads=2)

@@ -3,8 +3,10 @@ the truth is known by construction.
 
 - ``PLANTED``: plays its highest card with probability 1 - (|x - 4| / 4 + |y - 2| / 2) / 2, else its lowest,
   so its strength peaks at x = 4, y = 2 (defaults x = 0, y = 0, the weakest setting).
-- ``SHIFTED``: a uniformly random card, the draw shifted by k places among the legal cards: every k is
-  exactly as strong as every other, yet they play different cards (a null that is not an exact tie).
+- ``SHIFTED``: a uniformly random card, the draw taken k places further along its stream: every k is
+  exactly as strong as every other, yet each plays other cards (a null that is not an exact tie). Not a
+  shift of the draw among the legal cards: a seat holds 3 cards at each play, so shifts by 0, 3 and 6 would
+  play alike and a third of the settings would be the defaults themselves.
 - ``INERT``: its highest card whatever x: a parameter that does nothing (every setting is the defaults' play).
 """
 from numba import njit
@@ -29,7 +31,9 @@ def shifted_policy(table, seat, legal, params):
     n = 0
     for i in range(legal.size):
         n += legal[i]
-    j = (below_nb(table["rng"][seat], n) + int(params[0])) % n
+    for _ in range(int(params[0])):
+        below_nb(table["rng"][seat], n)
+    j = below_nb(table["rng"][seat], n)
     for i in range(legal.size):
         if legal[i]:
             if j == 0:
@@ -46,7 +50,7 @@ def inert_policy(table, seat, legal, params):
 PLANTED = PolicySpec("planted", planted_policy, "a planted optimum at x=4, y=2",
                      (ParamSpec("x", 0, "distance from 4 lowers the share", low=0, high=8, integer=True),
                       ParamSpec("y", 0, "distance from 2 lowers the share", low=0, high=4, integer=True)))
-SHIFTED = PolicySpec("shifted", shifted_policy, "random, the draw shifted by k",
+SHIFTED = PolicySpec("shifted", shifted_policy, "random, its draw k places along its stream",
                      (ParamSpec("k", 0, "changes which card, not how good", low=0, high=8, integer=True),))
 INERT = PolicySpec("inert", inert_policy, "high, whatever x",
                    (ParamSpec("x", 0, "changes nothing", low=0, high=8, integer=True),))
