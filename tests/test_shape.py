@@ -131,3 +131,23 @@ def test_a_policy_that_beats_every_other_is_called_dominant():
     assert s["entropy_bits"] == 0 and "Dominant strategy: x beats every other" in lines
     pairs.loc[1, "p_adjusted"] = 0.2
     assert strategy(r)["dominant"] is None
+
+
+def test_the_glance_names_a_first_movers_significant_advantage_beside_fair_seats():
+    """Palace's report read "Fair within noise" with a significant -0.4 point first-mover disadvantage in its
+    verdicts only: the glance's seat sentence now says it, and leaves it out when it is not significant."""
+    from analyser.analyses.report.model import BalanceReport
+    from analyser.analyses.report.shape_section import glance_lines
+
+    r = BalanceReport({"sections": ["seats"], "unit": "game"})
+    first = {"advantage": -0.004, "advantage_ci_low": -0.006, "advantage_ci_high": -0.003,
+             "advantage_p_adjusted": 0.0001}
+    r.parts["seats"] = {"worst": {"group": "seat 3", "win_share": 0.751, "excess": 0.001, "excess_ci_low": -0.001,
+                                  "excess_ci_high": 0.003}, "test": {"p_adjusted": 0.93}, "what": "seat",
+                        "fair_share": 0.75, "first_mover": first}
+    (line,) = glance_lines(r)
+    assert line.startswith("- Fair within noise")
+    assert "the first mover has a disadvantage of -0.4 points [-0.6, -0.3]" in line, line
+    first["advantage_p_adjusted"] = 0.2
+    (line,) = glance_lines(r)
+    assert "first mover" not in line

@@ -46,6 +46,13 @@ def bind(template, owner: str, **names):
     return fn
 
 
+def _compile(fn, signature):
+    """``fn`` compiled (or loaded) for ``signature`` now, so that a pointer to it can be handed to a
+    kernel; nothing under NUMBA_DISABLE_JIT, where it is a plain function (the kit's uncompiled check)."""
+    if hasattr(fn, "compile"):
+        fn.compile(signature.args)
+
+
 def _play_unit(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """The one place a unit is played, for simulation and traces alike."""
     over = begin_unit_nb(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
@@ -91,7 +98,7 @@ def simulate_loop(owner: str, signature, *, unit_sig, play_unit_nb, record_nb, n
     function and the function around it), so direct calls compiled the game's whole engine three
     more times on every first run. A pointer call per block and per unit costs nothing a run can
     see; the hot loop, play_unit_nb, still has the game's step and policies inlined."""
-    play_unit_nb.compile(unit_sig.args)
+    _compile(play_unit_nb, unit_sig)
     unit_t = types.FunctionType(unit_sig)
     block_sig = types.void(types.int64, types.int64, types.int64, types.int64, *signature.args[2:], unit_t)
     block_nb = njit(block_sig, nogil=True, cache=True)(bind(_block, owner, record_nb=record_nb,
@@ -138,8 +145,8 @@ def playout_loop(owner: str, signature, policy_sig, *, begin_sig, step_sig, begi
     template = bind(_playout, owner, new_state_nb=new_state_nb)
 
     def make():
-        begin_unit_nb.compile(begin_sig.args)
-        step_nb.compile(step_sig.args)
+        _compile(begin_unit_nb, begin_sig)
+        _compile(step_nb, step_sig)
         kernel = njit(types.int64(*signature.args, types.FunctionType(begin_sig), types.FunctionType(step_sig)),
                       cache=True)(template)
         return kernel, (begin_unit_nb, step_nb)

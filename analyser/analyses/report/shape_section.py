@@ -220,6 +220,18 @@ def skill_numbers(report) -> dict | None:
     return {"mean": relative["rs"], "low": relative.get("ci_low"), "high": relative.get("ci_high")}
 
 
+def _first_mover(seats: dict, report) -> str:
+    """The first mover's advantage, when it is significant at FDR 5% (a verdict of its own: a seat
+    test can pass while moving first costs or gains)."""
+    f = seats.get("first_mover") or {}
+    q = f.get("advantage_p_adjusted")
+    if q is None or not q == q or q >= 0.05:
+        return ""
+    word = "an advantage" if f["advantage"] > 0 else "a disadvantage"
+    return (f"; the first mover has {word} of {pts(f['advantage'])} points "
+            f"{interval(f['advantage_ci_low'], f['advantage_ci_high'], pts)} (adjusted p {p_text(q)})")
+
+
 def glance_lines(report) -> list[str]:
     """Five or six plain sentences, each with its numbers and a link to its section."""
     p, m = report.parts, report.meta
@@ -232,7 +244,7 @@ def glance_lines(report) -> list[str]:
                    f"{worst.get('group', '-')}, wins {pc(worst.get('win_share'))} against a fair "
                    f"{pc(s['fair_share'])}, {pts(worst.get('excess'))} points "
                    f"{interval(worst.get('excess_ci_low'), worst.get('excess_ci_high'), pts)} "
-                   f"(adjusted p {p_text(q)}; {_link(report, 'seats')}).")
+                   f"(adjusted p {p_text(q)}; {_link(report, 'seats')})" + _first_mover(s, report) + ".")
     rs = skill_numbers(report)
     if rs is not None:
         out.append(f"Skill matters this much: relative skill {num(rs['mean'], 2)} "
