@@ -69,6 +69,18 @@ def choices(values) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def some_of(value, valid: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """The names of ``valid`` that ``value`` (one name, several, or None: all) asks for, in ``valid``'s
+    order; a UserError naming the unknown ones (``what``: "report section") and the valid choices."""
+    if value is None:
+        return valid
+    items = [value] if isinstance(value, str) else list(value)
+    bad = [v for v in items if v not in valid]
+    if bad or not items:
+        raise UserError(f"unknown {what} {', '.join(map(str, bad)) or '(none)'}; valid: {choices(valid)}")
+    return tuple(v for v in valid if v in items)
+
+
 def counted(n: int, noun: str, many: str | None = None) -> str:
     """``n`` and its noun, singular for one: "1 legal action", "2 legal actions", "1,000 matches"
     (``many``: a plural that is not the noun with -s or -es). Every count a line prints goes through it."""

@@ -34,7 +34,7 @@ import pandas as pd
 
 from analyser.analyses.skill_ladder import DEFAULT_BUDGETS, check_budgets, climbed, ladder, search_seat
 from analyser.engine.config import whole_number
-from analyser.errors import AbortedUnits, UserError, choices
+from analyser.errors import AbortedUnits, UserError, some_of
 from analyser.io.jsonable import jsonable_tree, rows
 from analyser.io.numbers import hundred
 from analyser.kernels.rng import MAX_POLICY_STREAMS
@@ -216,13 +216,7 @@ LADDER_METHOD = ("each rung: compare of the strong player at budget 2B against B
 
 
 def _parts(value) -> tuple[str, ...]:
-    if value is None:
-        return PARTS
-    items = [value] if isinstance(value, str) else list(value)
-    bad = [p for p in items if p not in PARTS]
-    if bad or not items:
-        raise UserError(f"unknown part of skill {', '.join(map(str, bad)) or '(none)'}; valid: {choices(PARTS)}")
-    return tuple(p for p in PARTS if p in items)
+    return some_of(value, PARTS, "part of skill")
 
 
 def _count(n, deals, default: int, name: str) -> int:

@@ -52,7 +52,7 @@ from analyser.analyses.report.titles import TITLES
 from analyser.analyses.report.verdicts import VERDICTS
 from analyser.analyses.report.writer import check_out
 from analyser.engine.config import whole_number
-from analyser.errors import Interrupted, UserError, choices, stop_word, was_terminated
+from analyser.errors import Interrupted, some_of, stop_word, was_terminated
 from analyser.stats.effects import outcome_groups
 from analyser.stats.multiple import FDR, bh_adjust
 
@@ -62,13 +62,7 @@ SECTIONS = ("seats", "players", "rules", "policies", "skill", "shape")
 
 
 def _sections(value) -> tuple[str, ...]:
-    if value is None:
-        return SECTIONS
-    items = [value] if isinstance(value, str) else list(value)
-    bad = [s for s in items if s not in SECTIONS]
-    if bad or not items:
-        raise UserError(f"unknown report section {', '.join(map(str, bad)) or '(none)'}; valid: {choices(SECTIONS)}")
-    return tuple(s for s in SECTIONS if s in items)
+    return some_of(value, SECTIONS, "report section")
 
 
 def report(game: str = "palace", policies=None, players: int | None = None, deals: int | None = None,
