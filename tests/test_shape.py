@@ -151,3 +151,15 @@ def test_the_glance_names_a_first_movers_significant_advantage_beside_fair_seats
     first["advantage_p_adjusted"] = 0.2
     (line,) = glance_lines(r)
     assert "first mover" not in line
+
+
+def test_a_measure_prints_at_its_intervals_precision():
+    """Olenon's report read "settled 100% of the way through [98.2%, 99.9%]": a mean of 99.56% rounded to
+    a whole percent beside an interval to a tenth, so the estimate looked outside its own interval."""
+    from analyser.analyses.report.shape_section import _measures
+
+    s = {"decisive": {"mean": 0.99562, "low": 0.98169, "high": 0.99896},
+         "comeback": {"mean": 0.32, "low": 0.2698, "high": 0.3748},
+         "lead_changes": {"mean": 3.4, "low": 3.1, "high": 3.7}}
+    text = _measures(s, {"orientation": "winner"})
+    assert "99.6% of the way through [98.2%, 99.9%]" in text and "caught in 32.0% [27.0%, 37.5%]" in text

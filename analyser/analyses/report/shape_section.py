@@ -96,11 +96,11 @@ def length_text(length: dict, m: dict) -> str:
 def _measures(s: dict, part: dict) -> str:
     lead, back, dec = s["lead_changes"], s["comeback"], s["decisive"]
     loser = part["orientation"] == "loser"
-    return (f"is settled (its chance {'to lose ' if loser else ''}stays above 90%) {pc(dec['mean'], 0)} of the way "
+    return (f"is settled (its chance {'to lose ' if loser else ''}stays above 90%) {pc(dec['mean'])} of the way "
             f"through {interval(dec['low'], dec['high'])}, the {'likeliest loser' if loser else 'lead'} changes "
             f"{num(lead['mean'], 1)} times {interval(lead['low'], lead['high'], lambda x: num(x, 1))}, and the "
             + ("likeliest loser at half time escapes" if loser else "half-time leader is caught")
-            + f" in {pc(back['mean'], 0)} {interval(back['low'], back['high'])}")
+            + f" in {pc(back['mean'])} {interval(back['low'], back['high'])}")
 
 
 def text_lines(report, figures: dict) -> list[str]:
