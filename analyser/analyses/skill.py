@@ -34,6 +34,7 @@ import pandas as pd
 
 from analyser.analyses.skill_ladder import DEFAULT_BUDGETS, check_budgets, climbed, ladder, search_seat
 from analyser.engine.config import whole_number
+from analyser.engine.stopping import one_count
 from analyser.errors import AbortedUnits, UserError, some_of
 from analyser.io.jsonable import jsonable_tree, rows
 from analyser.io.numbers import hundred
@@ -220,9 +221,7 @@ def _parts(value) -> tuple[str, ...]:
 
 
 def _count(n, deals, default: int, name: str) -> int:
-    if n is not None and deals is not None and n != deals:
-        raise UserError(f"give the number of deals once (n={n}, deals={deals})")
-    value = n if n is not None else deals
+    value = one_count(n, deals, "deal")
     return default if value is None else whole_number(value, name, 2)
 
 

@@ -218,7 +218,7 @@ def parallel_worlds(owner: str, signature, world):
 
 def worlds_loop(owner: str, signature, *, step_nb, record_nb, current_nb, part_nb, reseed_nb, legal_size: int):
     """A game's ``play_worlds_nb`` (``signature``: kernels.signatures.play_worlds_signature), compiled
-    now: ``part_nb(pub)`` is the part of the unit a position is in, ``reseed_nb(seed, world, part,
+    on its first call: ``part_nb(pub)`` is the part of the unit a position is in, ``reseed_nb(seed, world, part,
     streams, priv, hid)`` gives a world its own streams (analyser.kernels.worlds), ``current_nb``
     reads what the part scored (see parallel_worlds)."""
     return parallel_worlds(owner, signature, bind(_world, owner, step_nb=step_nb, record_nb=record_nb,

@@ -12,7 +12,7 @@ the truth is known by construction.
 from numba import njit
 
 from analyser.games.policy_specs import ParamSpec, PolicySpec
-from analyser.kernels.rng import below_nb
+from analyser.kernels.rng import below_nb, uniform_choice_nb
 
 from .policies import extreme_nb
 from .rules import POLICY_SIG
@@ -28,18 +28,10 @@ def planted_policy(table, seat, legal, params):
 
 @njit(POLICY_SIG, cache=True)
 def shifted_policy(table, seat, legal, params):
-    n = 0
-    for i in range(legal.size):
-        n += legal[i]
+    st = table["rng"][seat]
     for _ in range(int(params[0])):
-        below_nb(table["rng"][seat], n)
-    j = below_nb(table["rng"][seat], n)
-    for i in range(legal.size):
-        if legal[i]:
-            if j == 0:
-                return i
-            j -= 1
-    return -1
+        uniform_choice_nb(st, legal)                 # a draw skipped
+    return uniform_choice_nb(st, legal)
 
 
 @njit(POLICY_SIG, cache=True)
