@@ -581,24 +581,34 @@ def turn_nb(policies, kinds, params, max_actions, pub, priv, hid, legal, words, 
 
 
 @kernel
+def turns_nb(policies, kinds, params, settings, pub, priv, hid, legal, log, most, skip_cycles):
+    """Up to ``most`` actions (all of them when it is negative). True when the game is over.
+    The one call site of the inlined ``turn_nb``: stepping and playing out share its compiled
+    code, which halves Palace's first compile (benchmarks/RESULTS.md, nineteenth session)."""
+    max_actions = settings[SETTING.MAX_ACTIONS]
+    words = legal_words_nb(legal)
+    done = 0
+    while most < 0 or done < most:
+        if turn_nb(policies, kinds, params, max_actions, pub, priv, hid, legal, words, log, skip_cycles):
+            return True
+        done += 1
+    return False
+
+
+@kernel
 def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, hid, legal, log):
     """One action by the seat to move (for stepping through a game: every
     action is played, no cycle is skipped). True when it is over. ``seed``,
     ``unit`` and ``streams`` are the shared shape's (analyser.games): a game
     of Palace is one hand, dealt by begin_unit_nb, so a step needs none of them."""
-    return turn_nb(policies, kinds, params, settings[SETTING.MAX_ACTIONS], pub, priv, hid, legal,
-                   legal_words_nb(legal), log, False)
+    return turns_nb(policies, kinds, params, settings, pub, priv, hid, legal, log, 1, False)
 
 
 @kernel
 def play_out_nb(policies, kinds, params, settings, pub, priv, hid, legal, log):
     """Play turns until the game is over. A simulation (no trace log) skips a
     repeating cycle on its way to the cap, see cycles.py; a trace plays every action."""
-    max_actions = settings[SETTING.MAX_ACTIONS]
-    skip_cycles = log.size == 0
-    words = legal_words_nb(legal)
-    while not turn_nb(policies, kinds, params, max_actions, pub, priv, hid, legal, words, log, skip_cycles):
-        pass
+    turns_nb(policies, kinds, params, settings, pub, priv, hid, legal, log, -1, log.size == 0)
 
 
 @kernel
