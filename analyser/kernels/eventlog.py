@@ -6,13 +6,20 @@ trace.py decodes it. Simulation passes an empty buffer, so logging costs one
 size test per event. Every built-in game logs through it (Palace, without
 sub-units, writes ``hand`` 0).
 """
-from analyser.kernels.jit import kernel
+from numba import njit, types
+
+from analyser.kernels import cache
+
+cache.install()
+_LOG_T = types.int32[::1]
+_ONE_COPY = {"cache": True, "_nrt": False}   # a kernel (analyser.kernels.jit) with one signature: the games log
+# every width of integer, and each width compiled its own copy
 
 HEAD = 6
 MAX_EVENT_VALUES = 64     # the most values one event may append (a deal)
 
 
-@kernel
+@njit(types.int64(_LOG_T, *[types.int64] * 5), **_ONE_COPY)
 def log_event_nb(log, etype, hand, seat, a, b):
     """Start an event; returns its position (or -1 when not tracing, or when full)."""
     if log.size == 0:
@@ -30,7 +37,7 @@ def log_event_nb(log, etype, hand, seat, a, b):
     return p
 
 
-@kernel
+@njit(types.void(_LOG_T, types.int64, types.int64), **_ONE_COPY)
 def log_value_nb(log, head, value):
     """Append a value to the event started at ``head``."""
     if head < 0:

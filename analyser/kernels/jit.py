@@ -18,10 +18,16 @@ through pointers, compiled now or on its first call.
 ``jit(**options)``: ``njit(cache=True, **options)`` for a game outside the
 package (a game checked with analyser.testing): its functions are cached under
 the analyser's cache, keyed by these kernels, so an upgrade never runs stale code.
+
+Each of them compiles a call from compiled code for its arguments' types, not their values:
+numba otherwise compiles one more copy for every literal argument (``log_event_nb(log, E, 0,
+seat, 0, 0)``, ``below_nb(st, 2)``, builder's ``choose_nb(pb, pv, True, False, ...)``), which was
+1.5 to 4.7 s of every game's first run (benchmarks/RESULTS.md, nineteenth session). LLVM still
+folds a constant argument of a call it inlines.
 """
 import inspect
 
-from numba import njit
+from numba import njit, types
 
 from analyser.kernels import cache
 
@@ -34,9 +40,21 @@ def jit(**options):
 
     def decorate(fn):
         cache.claim(fn)
-        return compile_(fn)
+        return for_types(compile_(fn))
 
     return decorate
+
+
+def for_types(dispatcher):
+    """``dispatcher`` (numba's), made to compile a call from compiled code for the types of its
+    arguments only (the module docstring says why)."""
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 kernel = jit(_nrt=False)

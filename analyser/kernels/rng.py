@@ -21,9 +21,8 @@ so a match's third hand deals the same cards whatever was played before, and
 the deals never depend on which policies sit at the table.
 """
 import numpy as np
-from numba import njit
 
-import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks where numba caches them)
+from analyser.kernels.jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -47,7 +46,7 @@ def hand_stream(hand: int, slot: int) -> int:
     return hand * STREAMS_PER_HAND + slot
 
 
-@njit(cache=True)
+@kernel
 def mix64_nb(z):
     """SplitMix64 finaliser: a bijective scramble of one uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -55,7 +54,7 @@ def mix64_nb(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@kernel
 def unit_key_nb(seed, unit):
     """What every stream seed of unit ``unit`` shares: a game that seeds many streams
     per unit computes it once and seeds each with keyed_seed_nb (one scramble, not three)."""
@@ -63,25 +62,25 @@ def unit_key_nb(seed, unit):
     return mix64_nb(z ^ (np.uint64(unit) * _K_DEAL))
 
 
-@njit(cache=True)
+@kernel
 def keyed_seed_nb(key, stream):
     """stream_seed_nb(seed, unit, stream), given key = unit_key_nb(seed, unit)."""
     return mix64_nb(key ^ (np.uint64(stream + 1) * _K_STREAM))
 
 
-@njit(cache=True)
+@kernel
 def stream_seed_nb(seed, unit, stream):
     """Initial state of stream ``stream`` of unit ``unit`` in run ``seed``."""
     return keyed_seed_nb(unit_key_nb(seed, unit), stream)
 
 
-@njit(cache=True)
+@kernel
 def hand_seed_nb(seed, unit, hand, slot):
     """Initial state of ``slot`` in hand ``hand`` of unit ``unit``: hand_stream in numba."""
     return stream_seed_nb(seed, unit, hand * STREAMS_PER_HAND + slot)
 
 
-@njit(cache=True)
+@kernel
 def next_u64_nb(st):
     """Advance the stream held in ``st[0]`` and return the next 64 random bits."""
     s = st[0] + _GOLDEN
@@ -89,19 +88,19 @@ def next_u64_nb(st):
     return mix64_nb(s)
 
 
-@njit(cache=True)
+@kernel
 def scale_nb(bits, n):
     """64 random bits to an integer in [0, n), 1 <= n < 2**32 (multiply-shift, bias < 2**-32 * n)."""
     return np.int64(((bits >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@kernel
 def below_nb(st, n):
     """A random integer in [0, n) for 1 <= n < 2**32, from the stream in ``st[0]``."""
     return scale_nb(next_u64_nb(st), n)
 
 
-@njit(cache=True)
+@kernel
 def uniform_choice_nb(st, flags):
     """The index of a uniformly random True entry of the bool array ``flags`` (-1 if
     there is none), from the stream in ``st[0]``: every game's ``random`` policy."""
@@ -120,7 +119,7 @@ def uniform_choice_nb(st, flags):
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True)
+@kernel
 def shuffle_from_nb(st, a, stop):
     """Fisher-Yates from the top down to index ``stop`` (>= 1): a[stop:] is then a uniform
     random arrangement of a's items, a[:stop] the rest in no order that matters (cards
@@ -145,7 +144,7 @@ def shuffle_from_nb(st, a, stop):
     st[0] = s
 
 
-@njit(cache=True)
+@kernel
 def shuffle_nb(st, a):
     """Fisher-Yates shuffle of ``a`` in place: the same draws as below_nb, with
     the stream kept in a register (through memory, each draw waited on the last)."""

@@ -443,7 +443,8 @@ def step_nb(seed, unit, settings, streams, policies, kinds, params, pub, priv, h
     if result == WON:
         return end_round_nb(settings, streams, pub, priv, hid, seat, ROUND_WHY.WIN, log)
     if result == DRAWN:
-        return end_round_nb(settings, streams, pub, priv, hid, -1, ROUND_WHY.STOCK_OUT, log)
+        # np.int8: the type of a seat above, so end_round_nb compiles once
+        return end_round_nb(settings, streams, pub, priv, hid, np.int8(-1), ROUND_WHY.STOCK_OUT, log)
     if result == STOPPED:
         return stop_nb(pb, hd)
     return False
