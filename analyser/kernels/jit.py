@@ -47,8 +47,11 @@ def jit(**options):
 
 def for_types(dispatcher):
     """``dispatcher`` (numba's), made to compile a call from compiled code for the types of its
-    arguments only (the module docstring says why)."""
-    typed = dispatcher.get_call_template
+    arguments only (the module docstring says why); under NUMBA_DISABLE_JIT ``njit`` hands back
+    the plain function, which is returned as it is."""
+    typed = getattr(dispatcher, "get_call_template", None)
+    if typed is None:
+        return dispatcher
 
     def get_call_template(args, kws):
         return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
