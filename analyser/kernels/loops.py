@@ -27,6 +27,7 @@ from numba import njit, prange, types
 
 from analyser.kernels import cache
 from analyser.kernels.jit import PointerEntry, kernel
+from analyser.kernels.records import copy_bytes_nb
 
 # The names a template reads from its game, given by bind() (here, so that a reader and the
 # linter know they are meant; a template run unbound fails on calling None).
@@ -121,9 +122,9 @@ def _playout(seed, unit, players, settings, policies, kinds, params, streams, pu
     over = begin(seed, unit, players, settings, streams, policies, kinds, params, pub, priv, hid, legal, log)
     n = 0
     while True:
-        pubs[n] = pub.view(np.uint8)
-        privs[n] = priv.view(np.uint8)
-        hids[n] = hid.view(np.uint8)
+        copy_bytes_nb(pubs[n], pub)
+        copy_bytes_nb(privs[n], priv)
+        copy_bytes_nb(hids[n], hid)
         n += 1
         if over or n == pubs.shape[0]:
             return n

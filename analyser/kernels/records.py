@@ -37,6 +37,34 @@ def _zero_nb_compiled(array):
     return None
 
 
+def copy_bytes_nb(dst, src):
+    """Copy the bytes of ``src`` (a C-contiguous array of any dtype) into the uint8 row ``dst``, as long
+    as they are. This is the uncompiled meaning; compiled code calls a memcpy (_copy_bytes): the view
+    and the slice assignment below make numba compile a view check and the text of a shape-mismatch
+    error (its string formatting), about 2 s of a first replay."""
+    dst[:] = src.view(np.uint8)
+
+
+@intrinsic
+def _copy_bytes(typingctx, dst, src):
+    def codegen(context, builder, signature, args):
+        to = context.make_array(dst)(context, builder, args[0])
+        ary = context.make_array(src)(context, builder, args[1])
+        itemsize = context.get_abi_sizeof(context.get_data_type(src.dtype))
+        cgutils.raw_memcpy(builder, to.data, ary.data, ary.nitems, itemsize)
+        return context.get_dummy_value()
+
+    return types.void(dst, src), codegen
+
+
+@overload(copy_bytes_nb)
+def _copy_bytes_nb_compiled(dst, src):
+    if (isinstance(dst, types.Array) and dst.layout == "C" and dst.dtype == types.uint8
+            and isinstance(src, types.Array) and src.layout == "C"):
+        return lambda dst, src: _copy_bytes(dst, src)
+    return None
+
+
 @kernel
 def reset_nb(pub, priv, hid):
     """Empty every field of the three state arrays, so one set serves many units."""
