@@ -21,9 +21,9 @@ the analyser's cache, keyed by these kernels, so an upgrade never runs stale cod
 
 Each of them compiles a call from compiled code for its arguments' types, not their values:
 numba otherwise compiles one more copy for every literal argument (``log_event_nb(log, E, 0,
-seat, 0, 0)``, ``below_nb(st, 2)``, builder's ``choose_nb(pb, pv, True, False, ...)``), which was
-1.5 to 4.7 s of every game's first run (benchmarks/RESULTS.md, nineteenth session). LLVM still
-folds a constant argument of a call it inlines.
+seat, 0, 0)``, ``below_nb(st, 2)``, builder's ``choose_nb(pb, pv, True, False, ...)``); with
+Palace's one compiled turn, this made every game's first run 11-33% shorter (benchmarks/RESULTS.md,
+nineteenth session). LLVM still folds a constant argument of a call it inlines.
 """
 import inspect
 
