@@ -13,6 +13,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import overload
 
 from analyser.kernels.jit import inline_kernel
+from analyser.kernels.records import view_nb
 
 BIT = np.array([1 << c for c in range(64)], np.uint64)
 NONE = np.uint64(0)
@@ -74,6 +75,6 @@ def mark_nb(legal, mask, words):
     """The first ``8 * words`` entries of the bool array ``legal`` from a mask, bit i
     to entry i, eight bytes at a store: a loop over the set bits mispredicts its exit.
     Pass ``words`` as a constant: the loop is then unrolled (8 branches fewer a call)."""
-    view = legal.view(np.uint64)
+    view = view_nb(legal, np.uint64)
     for k in range(words):
         view[k] = SPREAD[(np.uint64(mask) >> np.uint64(8 * k)) & _BYTE]

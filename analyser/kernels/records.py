@@ -4,9 +4,11 @@ numba compiles (and caches) one version of each for every game's record types,
 so they cost what the game's own copy cost; a game calls them as it called that.
 """
 import numpy as np
-from numba import types
+from numba import config, types
 from numba.core import cgutils
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic, overload
+from numba.np.arrayobj import make_array, populate_array
 
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.outcome import ERROR
@@ -35,6 +37,40 @@ def _zero_nb_compiled(array):
     if isinstance(array, types.Array) and array.layout == "C":
         return lambda array: _zero_bytes(array)
     return None
+
+
+@intrinsic
+def _view(typingctx, array, dtype):
+    if not (isinstance(array, types.Array) and array.ndim == 1 and array.layout == "C"
+            and isinstance(dtype, (types.NumberClass, types.DType))):
+        return None
+    to = dtype.instance_type if isinstance(dtype, types.NumberClass) else dtype.dtype
+    viewed = types.Array(to, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        ary = make_array(array)(context, builder, args[0])
+        out = make_array(viewed)(context, builder)
+        size = context.get_abi_sizeof(context.get_data_type(to))
+        nbytes = builder.mul(ary.nitems, context.get_constant(types.intp, context.get_abi_sizeof(
+            context.get_data_type(array.dtype))))
+        step = context.get_constant(types.intp, size)
+        populate_array(out, data=builder.bitcast(ary.data, out.data.type), shape=[builder.udiv(nbytes, step)],
+                       strides=[step], itemsize=step, meminfo=ary.meminfo, parent=ary.parent)
+        return impl_ret_borrowed(context, builder, viewed, out._getvalue())
+
+    return viewed(array, dtype), codegen
+
+
+def _view_uncompiled(array, dtype):
+    return array.view(dtype)
+
+
+# ``view_nb(array, dtype)``: ``array.view(dtype)`` for a one-dimensional C-contiguous array whose bytes
+# hold a whole number of ``dtype``. Compiled code reinterprets the buffer in place (an intrinsic, called
+# directly: a kernel without NRT may return no array it was not handed, so no overload can wrap it);
+# numba's own ``view`` compiles a compatibility check for every pair of types it is used on, about
+# 0.2 s of a first run each (Palace's simulate had six pairs). Under NUMBA_DISABLE_JIT it is numpy's.
+view_nb = _view_uncompiled if config.DISABLE_JIT else _view
 
 
 def copy_bytes_nb(dst, src):

@@ -9,15 +9,16 @@ Python callers (the kit's checks) call reveal_nb as it is.
 import numpy as np
 
 from analyser.kernels.jit import inline_kernel
+from analyser.kernels.records import view_nb
 from analyser.kernels.search_row import OPEN, REVEAL_AT, REVEALED
 
 
 @inline_kernel
 def reveal_nb(row, priv, hid):
     """Every seat's private record, then the hidden record, into row[REVEAL_AT:], stamped REVEALED."""
-    out = row[REVEAL_AT:].view(np.uint8)
-    p = priv.view(np.uint8)
-    h = hid.view(np.uint8)
+    out = view_nb(row[REVEAL_AT:], np.uint8)
+    p = view_nb(priv, np.uint8)
+    h = view_nb(hid, np.uint8)
     for i in range(p.size):        # loops, not slice copies: a kernel has no NRT (analyser.kernels.jit)
         out[i] = p[i]
     for i in range(h.size):
@@ -28,9 +29,9 @@ def reveal_nb(row, priv, hid):
 @inline_kernel
 def revealed_nb(row, priv, hid):
     """The table reveal_nb wrote, into ``priv`` and ``hid``."""
-    src = row[REVEAL_AT:].view(np.uint8)
-    p = priv.view(np.uint8)
-    h = hid.view(np.uint8)
+    src = view_nb(row[REVEAL_AT:], np.uint8)
+    p = view_nb(priv, np.uint8)
+    h = view_nb(hid, np.uint8)
     for i in range(p.size):
         p[i] = src[i]
     for i in range(h.size):

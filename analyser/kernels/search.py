@@ -40,7 +40,7 @@ from numba.core.errors import NumbaWarning
 
 from analyser.kernels.jit import inline_kernel
 from analyser.kernels.loops import bind
-from analyser.kernels.records import reset_nb
+from analyser.kernels.records import reset_nb, view_nb
 from analyser.kernels.reveal import revealed_nb
 from analyser.kernels.rng import below_nb, keyed_seed_nb, next_u64_nb, stream_seed_nb
 from analyser.kernels.search_row import (
@@ -106,8 +106,8 @@ def _pimc_body(policies, pb, pv, legal, row):
     streams = np.zeros(PLAYERS, np.int64)
     pub, priv, hid, legal_w = new_state_nb()
     wpub, wpriv, whid = pub.copy(), priv.copy(), hid.copy()
-    pub_b, priv_b, hid_b = pub.view(np.uint8), priv.view(np.uint8), hid.view(np.uint8)
-    wpub_b, wpriv_b, whid_b = wpub.view(np.uint8), wpriv.view(np.uint8), whid.view(np.uint8)
+    pub_b, priv_b, hid_b = view_nb(pub, np.uint8), view_nb(priv, np.uint8), view_nb(hid, np.uint8)
+    wpub_b, wpriv_b, whid_b = view_nb(wpub, np.uint8), view_nb(wpriv, np.uint8), view_nb(whid, np.uint8)
     log = np.zeros(0, np.int32)
     rec = np.zeros(1, RECORD_DTYPE)
     current = np.zeros((2, PLAYERS))
@@ -214,8 +214,8 @@ def _ismcts_body(policies, pb, pv, legal, row):
     current = np.zeros((2, PLAYERS))
     acts = np.empty(MAX_CHOICES, np.int64)
     start_pub, start_hid = pub.copy(), hid.copy()
-    pub_b, hid_b = pub.view(np.uint8), hid.view(np.uint8)
-    start_pub_b, start_hid_b = start_pub.view(np.uint8), start_hid.view(np.uint8)
+    pub_b, hid_b = view_nb(pub, np.uint8), view_nb(hid, np.uint8)
+    start_pub_b, start_hid_b = view_nb(start_pub, np.uint8), view_nb(start_hid, np.uint8)
     values = np.zeros(PLAYERS)
     lo, hi = np.inf, -np.inf                          # the results credited so far: UCB1 reads them as 0..1
     rng = pv["rng"]

@@ -28,6 +28,7 @@ import numpy as np
 from analyser.games.palace.constants import MAX_PLAYERS
 from analyser.games.palace.state import PUBLIC_DTYPE
 from analyser.kernels.jit import kernel
+from analyser.kernels.records import view_nb
 
 WATCH_FROM = 128    # actions before the first snapshot
 FIRST_WINDOW = 32   # actions compared with the first snapshot; each later window is twice as long
@@ -38,13 +39,13 @@ HAND_LEN_WORD = PUBLIC_DTYPE.fields["hand_len"][1] // 4     # as 32-bit words of
 def same_position_nb(pub, priv, snap):
     """Does the position (public record and private records, as 32-bit words) equal the snapshot?
     The hand sizes first: they tell most positions with an empty pile apart."""
-    a = pub.view(np.uint32)
+    a = view_nb(pub, np.uint32)
     if a[HAND_LEN_WORD] != snap[HAND_LEN_WORD] or a[HAND_LEN_WORD + 1] != snap[HAND_LEN_WORD + 1]:
         return False
     for i in range(a.size):
         if a[i] != snap[i]:
             return False
-    b = priv.view(np.uint32)
+    b = view_nb(priv, np.uint32)
     for i in range(b.size):
         if b[i] != snap[a.size + i]:
             return False
@@ -53,8 +54,8 @@ def same_position_nb(pub, priv, snap):
 
 @kernel
 def snapshot_nb(pub, priv, hd):
-    a = pub.view(np.uint32)
-    b = priv.view(np.uint32)
+    a = view_nb(pub, np.uint32)
+    b = view_nb(priv, np.uint32)
     snap = hd["snap"]
     for i in range(a.size):
         snap[i] = a[i]

@@ -15,6 +15,7 @@ import analyser.kernels.cache  # noqa: F401  (before any @njit here: it picks wh
 from analyser.games.palace.constants import ACTION, MAX_PLAYERS, MAX_SLOTS, N_CARDS, N_RANKS
 from analyser.games.palace.records import COUNTERS
 from analyser.kernels.jit import inline_kernel
+from analyser.kernels.records import view_nb
 from analyser.kernels.signatures import state_types
 
 P, S = MAX_PLAYERS, MAX_SLOTS
@@ -96,4 +97,4 @@ def legal_words_nb(legal):
     """legal[:56] as uint64 words, PLAY(r, 1..4) of two ranks a word: what
     fill_play_legal_nb writes through (made once per game there: a view checks
     its shape each time it is made) and the built-in policies read."""
-    return legal[:8 * PLAY_WORDS].view(np.uint64)
+    return view_nb(legal[:8 * PLAY_WORDS], np.uint64)

@@ -38,7 +38,7 @@ from analyser.games.spite_and_malice.state import side_top_nb
 from analyser.kernels.eventlog import log_event_nb, log_value_nb
 from analyser.kernels.jit import inline_kernel, kernel
 from analyser.kernels.loops import unit_loop
-from analyser.kernels.records import reset_nb
+from analyser.kernels.records import reset_nb, view_nb
 from analyser.kernels.reveal import reveal_nb
 from analyser.kernels.rng import (
     DEAL_SLOT,
@@ -147,7 +147,7 @@ def legal_nb(pb, hand, seat, legal):
     """Mark the seat's legal actions in ``legal``; returns how many there are. A
     card goes onto a build pile showing v if it is v + 1 or a King; any hand card
     onto any own side pile; stop only with an empty hand."""
-    words = legal.view(np.uint64)
+    words = view_nb(legal, np.uint64)
     for k in range(words.size):
         words[k] = 0
     n = 0
