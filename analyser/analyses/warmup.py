@@ -7,12 +7,21 @@ once, small: a unit simulated and traced (the engine, the trace), a unit kept po
 (replay's and the test kit's playout), the rollouts' world kernel (compiled on its first call, so warmed by name), and,
 unless ``search=False``, the game's search players (their module compiles them). Everything lands
 in the compile cache (``analyser.CACHE_DIR``), so the next run of any of them loads instead.
+
+numba compiles under one lock per process, so ``jobs`` above 1 warms the built-in games in that many
+processes at once, the largest first (a game registered at run time, which a new process does not
+know, is warmed here meanwhile). Two processes that compile the shared kernels at once each write
+the cache by a rename, so neither reads the other's half-written file.
 """
 from __future__ import annotations
 
-import importlib
+import importlib.util
+import multiprocessing
+import os
+import signal
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from analyser.errors import UserError, choices
 from analyser.games.common import quiet_first_class
@@ -25,23 +34,68 @@ class Warmed:
     parts: tuple[str, ...]
 
 
-def warmup(games=None, search: bool = True, progress=None) -> list[Warmed]:
+def warmup(games=None, search: bool = True, progress=None, jobs: int | None = None) -> list[Warmed]:
     """Compile (or load) everything the commands run for each of ``games`` (default: every registered
-    game); ``progress(game)`` is called before each. Returns what was warmed and how long it took."""
-    from analyser.games.registry import game_names
+    game), in up to ``jobs`` processes at once (default: one a core); ``progress(game)`` is called as
+    each starts. Returns what was warmed, in the order asked, and how long each took."""
+    from analyser.games.registry import GAME_MODULES, game_names
 
-    names = list(games or game_names())
+    names = list(dict.fromkeys(games or game_names()))
     unknown = [g for g in names if g not in game_names()]
     if unknown:
         raise UserError(f"unknown game '{unknown[0]}'; valid: {choices(game_names())}")
-    out = []
+    jobs = len(os.sched_getaffinity(0)) if jobs is None else jobs
+    if jobs < 1:
+        raise UserError(f"--jobs is a number of processes, 1 or more, not {jobs}")
+    apart = sorted((g for g in names if g in GAME_MODULES), key=_source_bytes, reverse=True) if jobs > 1 else []
+    if len(apart) < 2:
+        apart = []
+    done = {}
     with quiet_first_class():
-        for name in names:
-            out.append(_warm(name, search, progress))
-    return out
+        if apart:
+            context = multiprocessing.get_context("spawn")     # a fresh interpreter: no fork of numba's state
+            pool = context.Pool(min(jobs, len(apart)), initializer=_ignore_interrupts)
+            try:
+                pending = [pool.apply_async(_warm_apart, (name, search)) for name in apart]
+                for name in apart:
+                    if progress is not None:
+                        progress(name)
+                for name in names:
+                    if name not in apart:
+                        done[name] = _warm(name, search, progress)
+                for name, result in zip(apart, pending, strict=True):
+                    done[name] = result.get()
+                pool.close()
+            finally:
+                pool.terminate()        # Ctrl-C or an error here: no process left compiling
+                pool.join()
+        else:
+            for name in names:
+                done[name] = _warm(name, search, progress)
+    return [done[name] for name in names]
+
+
+def _source_bytes(name: str) -> int:
+    """How much source a built-in game compiles, which its compile time follows."""
+    from analyser.games.registry import GAME_MODULES
+
+    spec = importlib.util.find_spec(GAME_MODULES[name])
+    return sum(p.stat().st_size for p in Path(spec.origin).parent.glob("*.py"))
+
+
+def _warm_apart(name: str, search: bool) -> Warmed:
+    """One game warmed in a process of the pool."""
+    with quiet_first_class():
+        return _warm(name, search, None)
+
+
+def _ignore_interrupts():
+    """A warming process leaves Ctrl-C to the one that started it, which ends it (no traceback from each)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _warm(name: str, search: bool, progress) -> Warmed:
+    """One game warmed in this process."""
     from analyser.analyses.trace import trace
     from analyser.engine.config import RunConfig
     from analyser.engine.local import ChunkRunner

@@ -61,7 +61,7 @@ EXAMPLES = {
                   "analyser skill olenon --policy pimc:worlds=4 --part relative --part luck -n 100"],
     info.games: ["analyser games"],
     info.policies: ["analyser policies palace"],
-    warmup.warmup: ["analyser warmup", "analyser warmup palace olenon --no-search"],
+    warmup.warmup: ["analyser warmup", "analyser warmup palace olenon --no-search --jobs 1"],
 }
 for command, lines in EXAMPLES.items():
     app.command(cls=Command, epilog="\n\n".join(f"Example: `{line}`" for line in lines))(command)

@@ -23,3 +23,17 @@ def test_an_unknown_game_is_one_line_and_exit_2():
     r = CliRunner().invoke(app, ["warmup", "palace", "nosuch"])
     assert r.exit_code == 2 and r.stderr.strip().startswith("error: unknown game 'nosuch'; valid: palace")
     assert "palace: ready" not in r.stdout
+
+
+def test_games_warm_side_by_side_in_the_order_asked():
+    """Two built-in games in two processes (each loads from the cache the suite filled): one result a
+    game, in the order asked, each having run every part, and each game said as it starts."""
+    started = []
+    warmed = analyser.warmup(["olenon", "enemy_anemone"], search=False, progress=started.append, jobs=2)
+    assert [w.game for w in warmed] == ["olenon", "enemy_anemone"] and sorted(started) == ["enemy_anemone", "olenon"]
+    assert all(w.parts == ("simulate", "trace", "replay", "rollout") and w.seconds > 0 for w in warmed)
+
+
+def test_jobs_below_one_is_one_line_and_exit_2():
+    r = CliRunner().invoke(app, ["warmup", "olenon", "--jobs", "0"])
+    assert r.exit_code == 2 and r.stderr.strip() == "error: --jobs is a number of processes, 1 or more, not 0"
