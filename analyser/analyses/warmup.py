@@ -57,12 +57,17 @@ def warmup(games=None, search: bool = True, progress=None, jobs: int | None = No
             pool = context.Pool(min(jobs, len(apart)), initializer=_ignore_interrupts)
             try:
                 pending = [pool.apply_async(_warm_apart, (name, search)) for name in apart]
-                for name in apart:
-                    if progress is not None:
-                        progress(name)
                 for name in names:
                     if name not in apart:
                         done[name] = _warm(name, search, progress)
+                said = 0
+                while said < len(apart) or not all(r.ready() for r in pending):
+                    # the pool takes its tasks in order: a game starts as an earlier one finishes
+                    while said < min(len(apart), jobs + sum(r.ready() for r in pending)):
+                        if progress is not None:
+                            progress(apart[said])
+                        said += 1
+                    time.sleep(0.1)
                 for name, result in zip(apart, pending, strict=True):
                     done[name] = result.get()
                 pool.close()
