@@ -52,10 +52,10 @@ def test_the_readme_names_every_notebook():
 
 
 def test_the_quick_start_gives_the_suite_s_measured_time_and_the_browser_tests_skip():
-    """The suite's time is RESULTS.md's measurement (8-12 minutes cold, 5 warm), and the quick
+    """The suite's time is RESULTS.md's measurement (8-12 minutes cold, 5-6 warm), and the quick
     start says the browser tests are skipped without chromium, as tests/test_replay.py skips them."""
     quick = README[README.index("## Quick start"): README.index("## The command line")]
-    assert "about 8-12 minutes from a fresh clone" in quick and "5 with the compile cache" in quick
+    assert "about 8-12 minutes from a fresh clone" in quick and "5-6 with the compile cache" in quick
     assert "apt-get install chromium chromium-driver" in quick and "skipped" in quick
     replay_tests = (Path(__file__).parents[2] / "tests" / "test_replay.py").read_text()
     assert "chromium and chromedriver are not installed" in replay_tests and "chromium chromium-driver" in replay_tests
