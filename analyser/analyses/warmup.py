@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
-import os
 import signal
 import time
 from dataclasses import dataclass
@@ -38,13 +37,14 @@ def warmup(games=None, search: bool = True, progress=None, jobs: int | None = No
     """Compile (or load) everything the commands run for each of ``games`` (default: every registered
     game), in up to ``jobs`` processes at once (default: one a core); ``progress(game)`` is called as
     each starts. Returns what was warmed, in the order asked, and how long each took."""
+    from analyser.engine.dask_backend import cpu_count
     from analyser.games.registry import GAME_MODULES, game_names
 
     names = list(dict.fromkeys(games or game_names()))
     unknown = [g for g in names if g not in game_names()]
     if unknown:
         raise UserError(f"unknown game '{unknown[0]}'; valid: {choices(game_names())}")
-    jobs = len(os.sched_getaffinity(0)) if jobs is None else jobs
+    jobs = cpu_count() if jobs is None else jobs
     if jobs < 1:
         raise UserError(f"--jobs is a number of processes, 1 or more, not {jobs}")
     apart = sorted((g for g in names if g in GAME_MODULES), key=_source_bytes, reverse=True) if jobs > 1 else []
